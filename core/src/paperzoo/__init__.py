@@ -1,0 +1,100 @@
+"""paperzoo: faithful, fast implementations of ICML 2025 papers, as plugins.
+
+Importing ``paperzoo`` is cheap: names are loaded on first access (PEP 562), so
+``import paperzoo`` pulls in neither numpy nor any plugin.
+
+Plugin authors need::
+
+    from paperzoo import hookimpl, ExperimentSpec, EstimatorSpec, Result, Run
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from paperzoo._version import __version__
+from paperzoo.errors import PaperzooError
+
+if TYPE_CHECKING:
+    from paperzoo.base import BaseEstimator, check_is_fitted, clone
+    from paperzoo.data import DataFile, fetch
+    from paperzoo.executor import Executor, LocalExecutor
+    from paperzoo.hookspecs import hookimpl, hookspec
+    from paperzoo.host import PluginHost, get_host
+    from paperzoo.results import Artifact, Result, Row
+    from paperzoo.runs import Run, RunOutcome, RunRequest, execute
+    from paperzoo.specs import (
+        DatasetSpec,
+        EstimatorSpec,
+        ExperimentSpec,
+        MetricSpec,
+        PluginInfo,
+    )
+
+_LAZY = {
+    "BaseEstimator": "paperzoo.base",
+    "check_is_fitted": "paperzoo.base",
+    "clone": "paperzoo.base",
+    "DataFile": "paperzoo.data",
+    "fetch": "paperzoo.data",
+    "Executor": "paperzoo.executor",
+    "LocalExecutor": "paperzoo.executor",
+    "hookimpl": "paperzoo.hookspecs",
+    "hookspec": "paperzoo.hookspecs",
+    "PluginHost": "paperzoo.host",
+    "get_host": "paperzoo.host",
+    "Artifact": "paperzoo.results",
+    "Result": "paperzoo.results",
+    "Row": "paperzoo.results",
+    "Run": "paperzoo.runs",
+    "RunOutcome": "paperzoo.runs",
+    "RunRequest": "paperzoo.runs",
+    "execute": "paperzoo.runs",
+    "DatasetSpec": "paperzoo.specs",
+    "EstimatorSpec": "paperzoo.specs",
+    "ExperimentSpec": "paperzoo.specs",
+    "MetricSpec": "paperzoo.specs",
+    "PluginInfo": "paperzoo.specs",
+}
+
+__all__ = [
+    "Artifact",
+    "BaseEstimator",
+    "DataFile",
+    "DatasetSpec",
+    "EstimatorSpec",
+    "Executor",
+    "ExperimentSpec",
+    "LocalExecutor",
+    "MetricSpec",
+    "PaperzooError",
+    "PluginHost",
+    "PluginInfo",
+    "Result",
+    "Row",
+    "Run",
+    "RunOutcome",
+    "RunRequest",
+    "__version__",
+    "check_is_fitted",
+    "clone",
+    "execute",
+    "fetch",
+    "get_host",
+    "hookimpl",
+    "hookspec",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'paperzoo' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

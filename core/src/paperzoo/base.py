@@ -1,0 +1,150 @@
+"""``BaseEstimator``: scikit-learn's parameter rules for paperzoo estimators.
+
+The rules (as in ``sklearn.base``):
+
+* ``__init__`` takes keyword parameters with defaults, stores each one unchanged
+  under the same name, and does nothing else (no validation, no work);
+* ``fit`` validates, computes, stores fitted state in attributes ending in ``_``
+  and returns ``self``;
+* ``get_params``/``set_params`` are derived from the ``__init__`` signature, with
+  ``<component>__<param>`` addressing nested estimators;
+* :func:`clone` builds an unfitted copy with the same parameters.
+
+Estimators stay compatible with ``sklearn.base.clone``, ``Pipeline`` and grid
+search, which only rely on these rules.
+"""
+
+from __future__ import annotations
+
+import copy
+import inspect
+from typing import Any, TypeVar
+
+from paperzoo.errors import ConfigError, NotFittedError
+
+__all__ = ["BaseEstimator", "check_is_fitted", "clone"]
+
+E = TypeVar("E", bound="BaseEstimator")
+
+
+class BaseEstimator:
+    """Base class giving ``get_params``, ``set_params``, ``clone`` and a repr."""
+
+    @classmethod
+    def _get_param_names(cls) -> list[str]:
+        init = cls.__init__
+        if init is object.__init__:
+            return []
+        params = inspect.signature(init).parameters.values()
+        names = []
+        for p in params:
+            if p.name == "self" or p.kind == p.VAR_KEYWORD:
+                continue
+            if p.kind == p.VAR_POSITIONAL:
+                raise TypeError(
+                    f"{cls.__name__}.__init__ takes *{p.name}; estimators must take "
+                    "explicit keyword parameters only"
+                )
+            names.append(p.name)
+        return sorted(names)
+
+    def get_params(self, deep: bool = True) -> dict[str, Any]:
+        """Parameters of this estimator (and, if ``deep``, of nested estimators)."""
+        out: dict[str, Any] = {}
+        for name in self._get_param_names():
+            value = getattr(self, name)
+            if deep and hasattr(value, "get_params") and not isinstance(value, type):
+                for sub, sub_value in value.get_params(deep=True).items():
+                    out[f"{name}__{sub}"] = sub_value
+            out[name] = value
+        return out
+
+    def set_params(self: E, **params: Any) -> E:
+        """Set parameters (``name`` or ``component__name``) and return ``self``.
+
+        Raises:
+            ConfigError: a name is not a parameter; the hint lists the valid ones.
+        """
+        if not params:
+            return self
+        valid = self.get_params(deep=True)
+        nested: dict[str, dict[str, Any]] = {}
+        for key, value in params.items():
+            name, sep, sub = key.partition("__")
+            if name not in valid:
+                raise ConfigError(
+                    f"{type(self).__name__} has no parameter {name!r}",
+                    hint=f"its parameters are: {', '.join(self._get_param_names()) or '(none)'}",
+                )
+            if sep:
+                nested.setdefault(name, {})[sub] = value
+            else:
+                setattr(self, name, value)
+                valid[name] = value
+        for name, sub_params in nested.items():
+            valid[name].set_params(**sub_params)
+        return self
+
+    def __repr__(self) -> str:
+        defaults = {
+            p.name: p.default
+            for p in inspect.signature(type(self).__init__).parameters.values()
+            if p.default is not p.empty
+        }
+        shown = []
+        for name in self._get_param_names():
+            value = getattr(self, name, None)
+            default = defaults.get(name, inspect.Parameter.empty)
+            try:
+                same = bool(value == default) if type(value) is type(default) else False
+            except Exception:  # arrays and other objects without a plain ==
+                same = value is default
+            if not same:
+                shown.append(f"{name}={value!r}")
+        return f"{type(self).__name__}({', '.join(shown)})"
+
+
+def clone(estimator: E, *, safe: bool = True) -> E:
+    """An unfitted estimator with the same parameters, deep-copied.
+
+    Nested estimators are cloned too; lists and tuples of estimators are cloned
+    element-wise. With ``safe=False``, a non-estimator is deep-copied.
+
+    Raises:
+        TypeError: ``estimator`` has no ``get_params`` (and ``safe``), or its
+            ``__init__`` does not store parameters unchanged.
+    """
+    if isinstance(estimator, (list, tuple, set, frozenset)):
+        return type(estimator)(clone(e, safe=safe) for e in estimator)  # type: ignore[return-value]
+    if not hasattr(estimator, "get_params") or isinstance(estimator, type):
+        if not safe:
+            return copy.deepcopy(estimator)
+        raise TypeError(f"cannot clone {estimator!r}: it has no get_params (is it an estimator?)")
+    params = estimator.get_params(deep=False)
+    new_params = {name: clone(value, safe=False) for name, value in params.items()}
+    new = type(estimator)(**new_params)
+    for name, value in new.get_params(deep=False).items():
+        if value is not new_params[name]:
+            raise TypeError(
+                f"{type(estimator).__name__}.__init__ changes parameter {name!r}; "
+                "store parameters unchanged and validate them in fit"
+            )
+    return new
+
+
+def check_is_fitted(estimator: Any, attributes: str | list[str] | None = None) -> None:
+    """Raise :class:`~paperzoo.errors.NotFittedError` unless ``estimator`` is fitted.
+
+    Fitted means: the given ``attributes`` exist, or (by default) at least one
+    public attribute ends with ``_``.
+    """
+    if attributes is not None:
+        names = [attributes] if isinstance(attributes, str) else attributes
+        fitted = all(hasattr(estimator, n) for n in names)
+    else:
+        fitted = any(k.endswith("_") and not k.startswith("_") for k in vars(estimator))
+    if not fitted:
+        raise NotFittedError(
+            f"this {type(estimator).__name__} is not fitted yet",
+            hint="call fit(...) before using it",
+        )

@@ -1,0 +1,415 @@
+"""The plugin host: a pluggy manager, its plugins, registries and a typed facade.
+
+One :class:`PluginHost` per process is enough (:func:`get_host`); tests build
+their own with ``PluginHost(entry_points=False)`` and :meth:`PluginHost.register`
+the plugins they need, so they never depend on what happens to be installed.
+
+Plugins are loaded lazily, one at a time, the first time something needs them.
+Whatever a plugin does wrong — fail to import, implement an unknown hook, raise in
+a registration hook, register a duplicate name — marks *that* plugin
+``failed: <reason>`` and withdraws what it registered; the others and the command
+line carry on.
+"""
+
+from __future__ import annotations
+
+import logging
+import platform
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import pluggy
+
+from paperzoo import builtin, hookspecs
+from paperzoo._version import __version__
+from paperzoo.data import DataFile, fetch
+from paperzoo.discovery import PluginEntry, disabled_reason, entries
+from paperzoo.errors import ConfigError, DuplicateNameError, PaperzooError, UnknownNameError
+from paperzoo.registry import Registrar, Registry, suggest
+from paperzoo.specs import DatasetSpec, EstimatorSpec, ExperimentSpec, MetricSpec, PluginInfo, Spec
+
+if TYPE_CHECKING:
+    import click
+
+    from paperzoo.executor import Executor
+    from paperzoo.results import Result
+    from paperzoo.runs import Run
+
+__all__ = ["Hooks", "PluginHost", "PluginRecord", "get_host", "reset_host"]
+
+log = logging.getLogger("paperzoo")
+S = TypeVar("S", bound=Spec)
+BUILTIN = "paperzoo.builtin"
+
+
+@dataclass
+class PluginRecord:
+    """What the host knows about one plugin.
+
+    Attributes:
+        name: Plugin name (entry-point name, or the name given to ``register``).
+        module: Where it comes from, e.g. ``"paperzoo_revdiv.plugin"``.
+        distribution: Distribution that installed it, if any.
+        version: That distribution's version.
+        state: ``"loaded"``, ``"failed"``, ``"disabled"`` or ``"pending"``.
+        reason: Why it failed or is disabled.
+        info: What the plugin said about itself.
+    """
+
+    name: str
+    module: str
+    distribution: str | None = None
+    version: str | None = None
+    state: str = "pending"
+    reason: str | None = None
+    info: PluginInfo | None = None
+
+    @property
+    def status(self) -> str:
+        """``"loaded"``, ``"failed: <reason>"`` or ``"disabled (<reason>)"``."""
+        if self.state == "failed":
+            return f"failed: {self.reason}"
+        if self.state == "disabled":
+            return f"disabled ({self.reason})"
+        return self.state
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for ``paperzoo plugins --json``."""
+        info = self.info
+        return {
+            "id": info.id if info else self.name,
+            "name": self.name,
+            "distribution": self.distribution,
+            "version": self.version,
+            "module": self.module,
+            "framework": info.framework if info else None,
+            "paper": info.paper if info else None,
+            "venue": info.venue if info else None,
+            "url": info.url if info else None,
+            "status": self.status,
+        }
+
+
+class Hooks:
+    """Typed facade over the hook relay (``pluginmanager.hook``).
+
+    Lifecycle calls run each implementation separately: one that raises is
+    reported once as a warning (logger ``paperzoo``) and the run goes on.
+    """
+
+    def __init__(self, host: PluginHost) -> None:
+        self._host = host
+        self._warned: set[tuple[str, str]] = set()
+
+    def _lifecycle(self, hook_name: str, **kwargs: Any) -> None:
+        self._host.load()
+        caller = getattr(self._host.pm.hook, hook_name)
+        impls = caller.get_hookimpls()
+        if any(i.hookwrapper or i.wrapper for i in impls):
+            try:
+                caller(**kwargs)
+            except Exception as exc:
+                self._warn("a wrapper", hook_name, exc)
+            return
+        for impl in reversed(impls):
+            try:
+                impl.function(**{k: kwargs[k] for k in impl.argnames})
+            except Exception as exc:
+                self._warn(impl.plugin_name, hook_name, exc)
+
+    def _warn(self, plugin: str, hook_name: str, exc: Exception) -> None:
+        if (plugin, hook_name) not in self._warned:
+            self._warned.add((plugin, hook_name))
+            log.warning(
+                "plugin %s failed in %s: %s: %s (the run continues; further failures of "
+                "this hook are not reported)",
+                plugin,
+                hook_name,
+                type(exc).__name__,
+                exc,
+            )
+
+    def on_run_start(self, *, run: Run) -> None:
+        """Emit ``paperzoo_on_run_start``."""
+        self._lifecycle("paperzoo_on_run_start", run=run)
+
+    def on_step(self, *, run: Run, step: int, logs: Mapping[str, float]) -> None:
+        """Emit ``paperzoo_on_step``."""
+        self._lifecycle("paperzoo_on_step", run=run, step=step, logs=logs)
+
+    def on_metric(self, *, run: Run, name: str, value: float, step: int | None) -> None:
+        """Emit ``paperzoo_on_metric``."""
+        self._lifecycle("paperzoo_on_metric", run=run, name=name, value=value, step=step)
+
+    def on_artifact(self, *, run: Run, path: Path, kind: str) -> None:
+        """Emit ``paperzoo_on_artifact``."""
+        self._lifecycle("paperzoo_on_artifact", run=run, path=path, kind=kind)
+
+    def on_run_end(self, *, run: Run, result: Result) -> None:
+        """Emit ``paperzoo_on_run_end``."""
+        self._lifecycle("paperzoo_on_run_end", run=run, result=result)
+
+    def on_run_error(self, *, run: Run, error: BaseException) -> None:
+        """Emit ``paperzoo_on_run_error``."""
+        self._lifecycle("paperzoo_on_run_error", run=run, error=error)
+
+    def executor(self, *, name: str, options: Mapping[str, Any]) -> Executor:
+        """The executor called ``name`` (first plugin to provide it).
+
+        Raises:
+            ConfigError: no installed plugin provides it.
+        """
+        self._host.load()
+        executor: Executor | None = self._host.pm.hook.paperzoo_executor(name=name, options=options)
+        if executor is None:
+            raise ConfigError(
+                f"no executor called {name!r}",
+                hint="'local' is built in; others come from plugins (e.g. pip install paperzoo-ray)",
+            )
+        return executor
+
+    def resolve_data_path(self, *, name: str) -> Path | None:
+        """Ask plugins where data file ``name`` is (first answer wins)."""
+        self._host.load()
+        found = self._host.pm.hook.paperzoo_resolve_data_path(name=name)
+        return None if found is None else Path(found)
+
+    def register_commands(self, *, cli: click.Group) -> None:
+        """Let each plugin add subcommands; a failing plugin is marked failed."""
+        for _ in self._host.call_each("paperzoo_register_commands", cli=cli):
+            pass
+
+
+class PluginHost:
+    """A pluggy plugin manager with paperzoo's hookspecs, plugins and registries.
+
+    Args:
+        entry_points: Load the installed plugins (entry-point group
+            ``paperzoo.plugins``) on first use. Tests pass ``False`` and register
+            plugins explicitly.
+    """
+
+    def __init__(self, *, entry_points: bool = True) -> None:
+        self.pm = pluggy.PluginManager(hookspecs.PROJECT)
+        self.pm.add_hookspecs(hookspecs)
+        self.pm.register(builtin, name=BUILTIN)
+        self.pm.hook.paperzoo_addhooks.call_historic(kwargs={"pluginmanager": self.pm})
+        self.hooks = Hooks(self)
+        self._records: dict[str, PluginRecord] = {}
+        self._entry_points = entry_points
+        self._loaded = False
+        self._info_done = False
+        self._registries: list[Registry[Any]] = []
+        self.estimators = self._registry("estimator", EstimatorSpec, "paperzoo_register_estimators")
+        self.datasets = self._registry("dataset", DatasetSpec, "paperzoo_register_datasets")
+        self.metrics = self._registry("metric", MetricSpec, "paperzoo_register_metrics")
+        self.experiments = self._registry("experiment", ExperimentSpec, "paperzoo_register_experiments")
+
+    # ------------------------------------------------------------------ plugins
+
+    def register(self, plugin: object, name: str | None = None) -> PluginRecord:
+        """Register an in-process plugin (a module or an object with hookimpls).
+
+        Returns:
+            Its record; ``state`` is ``"failed"`` if pluggy rejected it.
+        """
+        name = name or getattr(plugin, "__name__", None) or type(plugin).__name__
+        module = getattr(plugin, "__name__", type(plugin).__module__)
+        record = PluginRecord(name=name, module=module)
+        self._add(record, lambda: plugin)
+        self._info_done = False
+        for registry in self._registries:
+            registry.reset()
+        return record
+
+    def load(self) -> None:
+        """Load every enabled installed plugin, once, one at a time."""
+        if self._loaded:
+            return
+        self._loaded = True
+        if self._entry_points:
+            for entry in entries():
+                self._load_entry(entry)
+        self._check_unknown_hooks()
+
+    def _load_entry(self, entry: PluginEntry) -> None:
+        record = PluginRecord(
+            name=entry.name, module=entry.value, distribution=entry.distribution, version=entry.version
+        )
+        reason = disabled_reason(entry)
+        if reason is not None:
+            record.state, record.reason = "disabled", reason
+            self._records[entry.name] = record
+            return
+        self._add(record, entry.load)
+
+    def _add(self, record: PluginRecord, get: Callable[[], object]) -> None:
+        if record.name in self._records or record.name == BUILTIN:
+            record.state = "failed"
+            record.reason = f"another plugin is already called {record.name!r}"
+            self._records.setdefault(f"{record.name} ({record.module})", record)
+            return
+        self._records[record.name] = record
+        try:
+            self.pm.register(get(), name=record.name)
+        except Exception as exc:
+            record.state, record.reason = "failed", _why(exc)
+            return
+        record.state = "loaded"
+
+    def _check_unknown_hooks(self) -> None:
+        for caller_name, caller in vars(self.pm.hook).items():
+            if not caller_name.startswith("paperzoo_") or caller.has_spec():
+                continue
+            for impl in caller.get_hookimpls():
+                if not impl.opts.get("optionalhook"):
+                    self.fail(
+                        impl.plugin_name,
+                        f"implements unknown hook {caller_name} (misspelt, or newer than this "
+                        "paperzoo: upgrade it, or mark the hook optionalhook=True)",
+                    )
+
+    def fail(self, name: str, reason: str) -> None:
+        """Mark plugin ``name`` failed and withdraw its hooks and registrations."""
+        record = self._records.get(name)
+        if record is None or record.state == "failed":
+            return
+        record.state, record.reason = "failed", reason
+        log.warning("plugin %s failed: %s", name, reason)
+        plugin = self.pm.get_plugin(name)
+        if plugin is not None:
+            self.pm.unregister(plugin, name=name)
+        for registry in self._registries:
+            registry.discard(plugin=name)
+
+    def records(self) -> list[PluginRecord]:
+        """Every plugin the host knows of (loading them first), sorted by name."""
+        self.load()
+        if not self._info_done:
+            self._info_done = True
+            for plugin_name, info in self.call_each("paperzoo_plugin_info"):
+                if isinstance(info, PluginInfo):
+                    self._records[plugin_name].info = info
+                else:
+                    self.fail(
+                        plugin_name,
+                        f"paperzoo_plugin_info returned {type(info).__name__}, not a PluginInfo",
+                    )
+        return [self._records[k] for k in sorted(self._records)]
+
+    def record(self, name: str) -> PluginRecord:
+        """The record of plugin ``name``.
+
+        Raises:
+            UnknownNameError: no such plugin.
+        """
+        records = {r.name: r for r in self.records()}
+        if name not in records:
+            raise UnknownNameError(
+                f"no plugin {name!r}", hint=suggest(name, sorted(records)) or "see 'paperzoo plugins'"
+            )
+        return records[name]
+
+    def call_each(self, hook_name: str, **kwargs: Any) -> Iterator[tuple[str, Any]]:
+        """Call each implementation of ``hook_name`` separately, in pluggy's order.
+
+        Yields:
+            ``(plugin_name, return_value)`` per implementation that succeeded; an
+            implementation that raises marks its plugin failed.
+        """
+        self.load()
+        caller = getattr(self.pm.hook, hook_name)
+        for impl in list(reversed(caller.get_hookimpls())):
+            try:
+                value = impl.function(**{k: kwargs[k] for k in impl.argnames})
+            except Exception as exc:
+                self.fail(impl.plugin_name, f"{hook_name} raised {_why(exc)}")
+                continue
+            yield impl.plugin_name, value
+
+    # --------------------------------------------------------------- registries
+
+    def _registry(self, kind: str, spec_type: type[S], hook_name: str) -> Registry[S]:
+        registry: Registry[S] = Registry(kind, spec_type, lambda r: self._fill(r, hook_name))
+        self._registries.append(registry)
+        return registry
+
+    def _fill(self, registry: Registry[S], hook_name: str) -> None:
+        """Run ``hook_name`` per plugin; add a plugin's specs only if all are valid."""
+        self.load()
+        caller = getattr(self.pm.hook, hook_name)
+        for impl in list(reversed(caller.get_hookimpls())):
+            registrar: Registrar[S] = Registrar(registry.spec_type, impl.plugin_name)
+            try:
+                impl.function(**({"register": registrar} if "register" in impl.argnames else {}))
+                seen: set[str] = set()
+                for spec in registrar.specs:
+                    registry.check_new(spec)
+                    if spec.name in seen:
+                        raise DuplicateNameError(
+                            f"{registry.kind} {spec.name!r} is registered twice by {spec.plugin}"
+                        )
+                    seen.add(spec.name)
+            except Exception as exc:
+                self.fail(impl.plugin_name, f"{hook_name} raised {_why(exc)}")
+                continue
+            for spec in registrar.specs:
+                registry.add(spec)
+
+    def find(self, name: str) -> Spec:
+        """The estimator, dataset, metric or experiment called ``name``.
+
+        Raises:
+            UnknownNameError: nothing has that name; the hint names close ones.
+        """
+        for registry in self._registries:
+            if name in registry:
+                return registry.get(name)
+        every = [n for registry in self._registries for n in registry.names()]
+        raise UnknownNameError(
+            f"nothing is called {name!r}", hint=suggest(name, every) or "see 'paperzoo list'"
+        )
+
+    # --------------------------------------------------------------------- misc
+
+    def versions(self, plugin: str) -> dict[str, str]:
+        """Versions worth recording with a run of ``plugin``'s experiment."""
+        out = {"paperzoo": __version__, "python": platform.python_version()}
+        record = self._records.get(plugin)
+        if record is not None and record.distribution and record.version:
+            out[record.distribution] = record.version
+        return out
+
+    def fetch(self, file: DataFile) -> Path:
+        """:func:`paperzoo.data.fetch` with this host's ``paperzoo_resolve_data_path``."""
+        return fetch(file, resolver=lambda name: self.hooks.resolve_data_path(name=name))
+
+    def load_dataset(self, name: str, **options: Any) -> Any:
+        """Load the dataset called ``name`` with its loader's ``options``."""
+        loader = self.datasets.get(name).load()
+        return loader(**options)
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, PaperzooError):
+        return str(exc)
+    return f"{type(exc).__name__}: {exc}"
+
+
+_HOST: PluginHost | None = None
+
+
+def get_host() -> PluginHost:
+    """The process-wide host, loading installed plugins on first use."""
+    global _HOST
+    if _HOST is None:
+        _HOST = PluginHost()
+    return _HOST
+
+
+def reset_host(host: PluginHost | None = None) -> None:
+    """Replace the process-wide host (``None``: a fresh one on next use)."""
+    global _HOST
+    _HOST = host

@@ -1,0 +1,148 @@
+"""Parsing ``--set key=value`` and ``--seeds`` into the runs of a sweep.
+
+``--set a=1,2,3 --set b=x`` and ``--seeds 0-2`` expand to the cartesian product:
+9 runs here. Values are coerced to the type of the setting's default; a list- or
+dict-valued setting takes one JSON value (``--set sizes=[10,100]``) or a
+comma-separated list (``--set sizes=10,100``) and is not swept. Write ``\\,`` for a
+literal comma in a string.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from paperzoo.errors import ConfigError
+from paperzoo.registry import suggest
+
+__all__ = ["coerce", "expand_grid", "parse_assignments", "parse_seeds"]
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+def parse_seeds(text: str) -> list[int]:
+    """``"0-4"`` → ``[0, 1, 2, 3, 4]``; ``"0,3,10-11"`` → ``[0, 3, 10, 11]``.
+
+    Raises:
+        ConfigError: not a list of non-negative integers and ranges.
+    """
+    seeds: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        match = re.fullmatch(r"(\d+)(?:\s*-\s*(\d+))?", part)
+        if not match:
+            raise ConfigError(f"invalid seeds {text!r}", hint="write seeds like '0-4' or '0,3,7' or '0-2,10'")
+        lo = int(match.group(1))
+        hi = int(match.group(2)) if match.group(2) is not None else lo
+        if hi < lo:
+            raise ConfigError(f"invalid seed range {part!r}", hint="write low-high, e.g. '0-4'")
+        seeds.extend(range(lo, hi + 1))
+    if len(set(seeds)) != len(seeds):
+        raise ConfigError(f"seeds {text!r} repeat a seed", hint="list each seed once")
+    return seeds
+
+
+def coerce(key: str, raw: str, default: Any) -> Any:
+    """Convert the string ``raw`` to the type of ``default``.
+
+    Raises:
+        ConfigError: ``raw`` is not a valid value of that type (names the key).
+    """
+    text = raw.strip()
+    try:
+        if isinstance(default, bool):
+            low = text.lower()
+            if low in _TRUE:
+                return True
+            if low in _FALSE:
+                return False
+            raise ValueError("expected true or false")
+        if isinstance(default, int):
+            return int(text)
+        if isinstance(default, float):
+            return float(text)
+        if isinstance(default, (list, tuple, dict)):
+            if text.startswith(("[", "{")):
+                value = json.loads(text)
+            else:
+                item_default = default[0] if isinstance(default, (list, tuple)) and default else ""
+                value = [coerce(key, item, item_default) for item in _split(text)]
+            if isinstance(default, tuple) and isinstance(value, list):
+                value = tuple(value)
+            if not isinstance(value, type(default)):
+                raise ValueError(f"expected a {type(default).__name__}")
+            return value
+        if default is None:
+            try:
+                return json.loads(text)
+            except json.JSONDecodeError:
+                return text
+        return text.replace("\\,", ",")
+    except (ValueError, json.JSONDecodeError) as exc:
+        raise ConfigError(
+            f"invalid value {raw!r} for setting {key!r}: {exc}",
+            hint=f"{key} takes {_describe(default)}, like its default {default!r}",
+        ) from None
+
+
+def _describe(default: Any) -> str:
+    for kind, words in ((bool, "true or false"), (int, "a whole number"), (float, "a number")):
+        if isinstance(default, kind):
+            return words
+    if isinstance(default, (list, tuple)):
+        return "a comma-separated list or a JSON list"
+    if isinstance(default, dict):
+        return "a JSON object"
+    return "a value"
+
+
+def _split(text: str) -> list[str]:
+    """Split on commas not preceded by a backslash."""
+    return [p for p in re.split(r"(?<!\\),", text)]
+
+
+def parse_assignments(
+    assignments: Iterable[str], schema: Mapping[str, Any], *, experiment: str = ""
+) -> dict[str, list[Any]]:
+    """Parse ``key=value[,value...]`` strings against the settings ``schema``.
+
+    Returns:
+        For each key given, the list of values to sweep (one value: no sweep).
+
+    Raises:
+        ConfigError: malformed assignment, unknown key (with the closest names),
+            repeated key, or a value of the wrong type.
+    """
+    out: dict[str, list[Any]] = {}
+    where = f" of {experiment}" if experiment else ""
+    for assignment in assignments:
+        key, sep, raw = assignment.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise ConfigError(f"invalid --set {assignment!r}", hint="write --set key=value, e.g. --set n=100")
+        if key not in schema:
+            known = sorted(schema)
+            hint = suggest(key, known) or (
+                f"settings{where} are: {', '.join(known)}"
+                if known
+                else f"the experiment{where} has no settings"
+            )
+            raise ConfigError(f"unknown setting {key!r}{where}", hint=hint)
+        if key in out:
+            raise ConfigError(f"setting {key!r} is given twice", hint="give several values as key=v1,v2")
+        default = schema[key]
+        if isinstance(default, (list, tuple, dict)):
+            out[key] = [coerce(key, raw, default)]
+        else:
+            out[key] = [coerce(key, part, default) for part in _split(raw)]
+    return out
+
+
+def expand_grid(values: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
+    """Cartesian product: ``{"a": [1, 2], "b": [3]}`` → ``[{a:1,b:3}, {a:2,b:3}]``."""
+    keys = list(values)
+    return [dict(zip(keys, combo, strict=True)) for combo in itertools.product(*values.values())]
