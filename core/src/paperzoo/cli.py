@@ -557,11 +557,13 @@ def data_list(as_json: bool) -> None:
 @click.argument("names", nargs=-1)
 def data_fetch(names: tuple[str, ...]) -> None:
     """Fetch datasets' files (all datasets when no NAME is given)."""
+    from paperzoo.data import fetch
+
     host = _host()
     console = _console()
     for spec in _dataset_specs(host, names):
         for file in spec.files:
-            path = host.fetch(file)
+            path = fetch(file)
             console.print(f"{spec.name}: {file.path} → {path}")
 
 
@@ -573,11 +575,10 @@ def data_verify(names: tuple[str, ...], as_json: bool) -> None:
     from paperzoo.data import verify
 
     host = _host()
-    resolver = lambda name: host.hooks.resolve_data_path(name=name)  # noqa: E731
     rows = []
     for spec in _dataset_specs(host, names):
         for file in spec.files:
-            state, path = verify(file, resolver=resolver)
+            state, path = verify(file)
             rows.append({"dataset": spec.name, "file": file.path, "status": state, "path": str(path or "")})
     if as_json:
         _echo_json(rows)

@@ -111,8 +111,19 @@ def mirror_dirs() -> list[Path]:
     return [Path(p).expanduser() for p in raw.split(os.pathsep) if p.strip()]
 
 
+def _host_resolver() -> Resolver | None:
+    """The ``paperzoo_resolve_data_path`` hook of the process-wide host, if one exists."""
+    from paperzoo.host import current_host
+
+    host = current_host()
+    if host is None:
+        return None
+    return lambda name: host.hooks.resolve_data_path(name=name)
+
+
 def _candidates(file: DataFile, resolver: Resolver | None) -> Iterable[tuple[str, Path]]:
     yield "data home", data_home() / file.path
+    resolver = resolver or _host_resolver()
     if resolver is not None:
         resolved = resolver(file.path)
         if resolved is not None:
@@ -156,8 +167,8 @@ def fetch(
 
     Args:
         file: What to fetch.
-        resolver: Extra lookup between the data home and the mirrors (the
-            ``paperzoo_resolve_data_path`` hook).
+        resolver: Extra lookup between the data home and the mirrors; by default
+            the ``paperzoo_resolve_data_path`` hook of the process-wide host.
         progress: Called as ``progress(bytes_done, bytes_total)`` while downloading.
 
     Raises:

@@ -24,7 +24,6 @@ import pluggy
 
 from paperzoo import builtin, hookspecs
 from paperzoo._version import __version__
-from paperzoo.data import DataFile, fetch
 from paperzoo.discovery import PluginEntry, disabled_reason, entries
 from paperzoo.errors import ConfigError, DuplicateNameError, PaperzooError, UnknownNameError
 from paperzoo.registry import Registrar, Registry, suggest
@@ -37,7 +36,7 @@ if TYPE_CHECKING:
     from paperzoo.results import Result
     from paperzoo.runs import Run
 
-__all__ = ["Hooks", "PluginHost", "PluginRecord", "get_host", "reset_host"]
+__all__ = ["Hooks", "PluginHost", "PluginRecord", "current_host", "get_host", "reset_host"]
 
 log = logging.getLogger("paperzoo")
 S = TypeVar("S", bound=Spec)
@@ -97,6 +96,8 @@ class Hooks:
 
     Lifecycle calls run each implementation separately: one that raises is
     reported once as a warning (logger ``paperzoo``) and the run goes on.
+    First-result calls skip an implementation that raises (after the same
+    warning), except for :class:`~paperzoo.PaperzooError`, which is the user's to see.
     """
 
     def __init__(self, host: PluginHost) -> None:
@@ -118,6 +119,26 @@ class Hooks:
                 impl.function(**{k: kwargs[k] for k in impl.argnames})
             except Exception as exc:
                 self._warn(impl.plugin_name, hook_name, exc)
+
+    def _first_result(self, hook_name: str, **kwargs: Any) -> Any:
+        """Call implementations in pluggy's order until one returns non-``None``.
+
+        A :class:`~paperzoo.PaperzooError` (a user error) propagates; any other
+        exception is reported once and the next implementation is asked.
+        """
+        self._host.load()
+        caller = getattr(self._host.pm.hook, hook_name)
+        for impl in reversed(caller.get_hookimpls()):
+            try:
+                value = impl.function(**{k: kwargs[k] for k in impl.argnames})
+            except PaperzooError:
+                raise
+            except Exception as exc:
+                self._warn(impl.plugin_name, hook_name, exc)
+                continue
+            if value is not None:
+                return value
+        return None
 
     def _warn(self, plugin: str, hook_name: str, exc: Exception) -> None:
         if (plugin, hook_name) not in self._warned:
@@ -161,8 +182,7 @@ class Hooks:
         Raises:
             ConfigError: no installed plugin provides it.
         """
-        self._host.load()
-        executor: Executor | None = self._host.pm.hook.paperzoo_executor(name=name, options=options)
+        executor: Executor | None = self._first_result("paperzoo_executor", name=name, options=options)
         if executor is None:
             raise ConfigError(
                 f"no executor called {name!r}",
@@ -172,8 +192,7 @@ class Hooks:
 
     def resolve_data_path(self, *, name: str) -> Path | None:
         """Ask plugins where data file ``name`` is (first answer wins)."""
-        self._host.load()
-        found = self._host.pm.hook.paperzoo_resolve_data_path(name=name)
+        found = self._first_result("paperzoo_resolve_data_path", name=name)
         return None if found is None else Path(found)
 
     def register_commands(self, *, cli: click.Group) -> None:
@@ -285,8 +304,14 @@ class PluginHost:
             registry.discard(plugin=name)
 
     def records(self) -> list[PluginRecord]:
-        """Every plugin the host knows of (loading them first), sorted by name."""
+        """Every plugin the host knows of, sorted by name.
+
+        Loads the plugins and runs every registration hook first, so that a plugin
+        failing in any of them shows up as failed.
+        """
         self.load()
+        for registry in self._registries:
+            len(registry)
         if not self._info_done:
             self._info_done = True
             for plugin_name, info in self.call_each("paperzoo_plugin_info"):
@@ -382,10 +407,6 @@ class PluginHost:
             out[record.distribution] = record.version
         return out
 
-    def fetch(self, file: DataFile) -> Path:
-        """:func:`paperzoo.data.fetch` with this host's ``paperzoo_resolve_data_path``."""
-        return fetch(file, resolver=lambda name: self.hooks.resolve_data_path(name=name))
-
     def load_dataset(self, name: str, **options: Any) -> Any:
         """Load the dataset called ``name`` with its loader's ``options``."""
         loader = self.datasets.get(name).load()
@@ -406,6 +427,11 @@ def get_host() -> PluginHost:
     global _HOST
     if _HOST is None:
         _HOST = PluginHost()
+    return _HOST
+
+
+def current_host() -> PluginHost | None:
+    """The process-wide host if one was created, without creating it."""
     return _HOST
 
 

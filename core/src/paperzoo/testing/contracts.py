@@ -19,7 +19,7 @@ import pytest
 
 from paperzoo.base import clone
 from paperzoo.errors import ConfigError, DataError
-from paperzoo.host import PluginHost
+from paperzoo.host import PluginHost, reset_host
 from paperzoo.results import Result
 from paperzoo.runs import RunOutcome, RunRequest, execute
 from paperzoo.specs import SCALES, DatasetSpec, ExperimentSpec
@@ -185,7 +185,11 @@ class _PluginContract:
         host = PluginHost(entry_points=False)
         record = host.register(self.plugin, name="plugin-under-test")
         assert record.state == "loaded", record.status
-        yield host
+        reset_host(host)
+        try:
+            yield host
+        finally:
+            reset_host(None)
         failed = [r for r in host.records() if r.state == "failed"]
         assert not failed, f"plugin failed: {failed[0].status}"
 
