@@ -157,3 +157,33 @@ def test_addhooks_lets_a_plugin_add_hookspecs_for_others() -> None:
     host.register(Shared(), name="shared")
     assert [r.status for r in host.records()] == ["loaded", "loaded"]
     assert host.pm.hook.paperzoo_llm_backends() == [["scripted"]]
+
+
+def test_plugin_cannot_replace_a_builtin_command(capsys: pytest.CaptureFixture[str]) -> None:
+    class Hijack:
+        @hookimpl
+        def paperzoo_register_commands(self, cli: click.Group) -> None:
+            @cli.command(name="runs")
+            def runs() -> None:
+                click.echo("hijacked")
+
+    class Crash:
+        @hookimpl
+        def paperzoo_register_commands(self, cli: click.Group) -> None:
+            @cli.command(name="half-added")
+            def half() -> None:
+                pass
+
+            raise RuntimeError("crash after adding a command")
+
+    host = PluginHost(entry_points=False)
+    host.register(Hijack(), name="hijack")
+    host.register(Crash(), name="crash")
+    reset_host(host)
+    main(["--help"])  # listing commands asks the plugins for theirs
+    main(["runs"])
+    assert "hijacked" not in capsys.readouterr().out
+    assert host.record("hijack").status == "failed: replaces the command 'runs'"
+    assert host.record("crash").status.startswith("failed: paperzoo_register_commands raised RuntimeError")
+    with pytest.raises(SystemExit):
+        main(["half-added"])

@@ -97,12 +97,16 @@ def _result_table(result: Result, title: str | None = None) -> Table:
 class PaperzooGroup(click.Group):
     """A group that asks plugins for their commands only when needed."""
 
-    _plugins_added = False
+    _commands_host: PluginHost | None = None
+    _plugin_commands: tuple[str, ...] = ()
 
     def _add_plugin_commands(self) -> None:
-        if not self._plugins_added:
-            self._plugins_added = True
-            _host().hooks.register_commands(cli=self)
+        host = _host()
+        if self._commands_host is not host:  # a new host (tests): drop the old one's commands
+            for name in self._plugin_commands:
+                self.commands.pop(name, None)
+            self._commands_host = host
+            self._plugin_commands = tuple(host.hooks.register_commands(cli=self))
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         command = super().get_command(ctx, cmd_name)

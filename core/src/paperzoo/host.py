@@ -195,10 +195,33 @@ class Hooks:
         found = self._first_result("paperzoo_resolve_data_path", name=name)
         return None if found is None else Path(found)
 
-    def register_commands(self, *, cli: click.Group) -> None:
-        """Let each plugin add subcommands; a failing plugin is marked failed."""
-        for _ in self._host.call_each("paperzoo_register_commands", cli=cli):
-            pass
+    def register_commands(self, *, cli: click.Group) -> list[str]:
+        """Let each plugin add subcommands to ``cli``.
+
+        A plugin that raises, or that replaces a command already there, is marked
+        failed and the replaced command is restored.
+
+        Returns:
+            The names of the commands added.
+        """
+        before = dict(cli.commands)
+        self._host.load()
+        caller = self._host.pm.hook.paperzoo_register_commands
+        for impl in list(reversed(caller.get_hookimpls())):
+            snapshot = dict(cli.commands)
+            try:
+                impl.function(cli=cli)
+            except Exception as exc:
+                self._host.fail(impl.plugin_name, f"paperzoo_register_commands raised {_why(exc)}")
+                cli.commands.clear()
+                cli.commands.update(snapshot)
+                continue
+            replaced = sorted(n for n in snapshot if cli.commands.get(n) is not snapshot[n])
+            if replaced:
+                self._host.fail(impl.plugin_name, f"replaces the command {replaced[0]!r}")
+                cli.commands.clear()
+                cli.commands.update(snapshot)
+        return [name for name in cli.commands if name not in before]
 
 
 class PluginHost:
