@@ -166,7 +166,19 @@ def test_reproduce_runs_everything_and_writes_report(
     assert (tmp_path / "rep" / "report.md").is_file()
     code, _, err = _run(["reproduce", "--plugin", "nobody"], capsys)
     assert code == 2
-    assert "no experiments to run" in err
+    assert "no experiments from plugin(s) nobody" in err
+
+
+def test_reproduce_with_no_plugins_explains_and_succeeds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from paperzoo.host import reset_host
+
+    reset_host(PluginHost(entry_points=False))
+    code, out, _ = _run(["reproduce", "--out", str(tmp_path / "rep")], capsys)
+    assert code == 0
+    assert "No experiments installed" in out
+    assert (tmp_path / "rep" / "index.html").is_file()
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:

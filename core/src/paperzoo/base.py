@@ -115,7 +115,7 @@ def clone(estimator: E, *, safe: bool = True) -> E:
             ``__init__`` does not store parameters unchanged.
     """
     if isinstance(estimator, (list, tuple, set, frozenset)):
-        return type(estimator)(clone(e, safe=safe) for e in estimator)  # type: ignore[return-value]
+        return type(estimator)(clone(e, safe=safe) for e in estimator)
     if not hasattr(estimator, "get_params") or isinstance(estimator, type):
         if not safe:
             return copy.deepcopy(estimator)

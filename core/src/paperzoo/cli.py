@@ -400,13 +400,17 @@ def reproduce(
 
     host = _host()
     specs = [s for s in host.experiments if not plugin_ids or s.plugin in plugin_ids]
-    if not specs:
-        raise ConfigError(
-            "no experiments to run",
-            hint="install a plugin (e.g. pip install paperzoo-revdiv), or check --plugin",
-        )
-    requests = [RunRequest(s.name, scale, seed) for s in specs]
     console = _console()
+    if not specs and plugin_ids:
+        raise ConfigError(
+            f"no experiments from plugin(s) {', '.join(plugin_ids)}", hint="see 'paperzoo plugins'"
+        )
+    if not specs:
+        console.print("No experiments installed: install a plugin, e.g. pip install paperzoo-revdiv")
+        if report:
+            _write_report(out, None)
+        return
+    requests = [RunRequest(s.name, scale, seed) for s in specs]
     console.print(f"Running {len(requests)} experiments at scale {scale!r}…")
     outcomes = _execute(host, requests, "local", {"workers": workers}, quiet=False)
     table = _table("experiment", "status", "time (s)", "run")
@@ -534,7 +538,7 @@ def data_list(as_json: bool) -> None:
     from paperzoo.data import locate_unverified
 
     host = _host()
-    rows = []
+    rows: list[dict[str, Any]] = []
     for spec in host.datasets:
         present = [locate_unverified(f) is not None for f in spec.files]
         rows.append(

@@ -414,7 +414,8 @@ class PluginHost:
         """
         for registry in self._registries:
             if name in registry:
-                return registry.get(name)
+                spec: Spec = registry.get(name)
+                return spec
         every = [n for registry in self._registries for n in registry.names()]
         raise UnknownNameError(
             f"nothing is called {name!r}", hint=suggest(name, every) or "see 'paperzoo list'"

@@ -99,7 +99,8 @@ class PluginInfo:
 
 @dataclass(frozen=True)
 class Spec:
-    """Fields every spec has.
+    """Fields every spec has. ``name``, ``target`` and ``summary`` may be given
+    positionally; everything else is keyword-only.
 
     Attributes:
         name: Unique name across all plugins, conventionally ``"<plugin-id>.<thing>"``.
@@ -111,7 +112,7 @@ class Spec:
     name: str
     target: str
     summary: str = ""
-    plugin: str = ""
+    plugin: str = field(default="", kw_only=True)
 
     _kind = "spec"
 
@@ -138,7 +139,7 @@ class Spec:
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class EstimatorSpec(Spec):
     """An estimator class following scikit-learn's conventions.
 
@@ -150,7 +151,7 @@ class EstimatorSpec(Spec):
     _kind = "estimator"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class MetricSpec(Spec):
     """A metric function over arrays.
 
@@ -164,7 +165,7 @@ class MetricSpec(Spec):
     _kind = "metric"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DatasetSpec(Spec):
     """A named dataset loader and its provenance.
 
@@ -192,7 +193,7 @@ class DatasetSpec(Spec):
         return None if any(s is None for s in sizes) else sum(s for s in sizes if s is not None)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ExperimentSpec(Spec):
     """A runnable reproduction of one of the paper's tables or figures.
 

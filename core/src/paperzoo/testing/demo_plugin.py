@@ -116,7 +116,13 @@ def paperzoo_register_estimators(register: Callable[[EstimatorSpec], None]) -> N
 @hookimpl
 def paperzoo_register_metrics(register: Callable[[MetricSpec], None]) -> None:
     register(
-        MetricSpec("demo.squared-error", f"{__name__}:squared_error", "Squared error", "(μ̂ − μ)²", False)
+        MetricSpec(
+            "demo.squared-error",
+            f"{__name__}:squared_error",
+            "Squared error",
+            formula="(μ̂ − μ)²",
+            greater_is_better=False,
+        )
     )
 
 
