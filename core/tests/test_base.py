@@ -132,3 +132,10 @@ def test_contract_catches_a_rule_breaker() -> None:
 
     with pytest.raises(AssertionError, match="fit arguments"):
         Contract().test_fit_does_not_mutate_inputs()
+
+
+def test_estimators_satisfy_the_protocol() -> None:
+    from paperzoo import Estimator
+
+    assert isinstance(ShrunkMean(), Estimator)
+    assert not isinstance(object(), Estimator)

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from paperzoo.executor import Executor, LocalExecutor
     from paperzoo.hookspecs import hookimpl, hookspec
     from paperzoo.host import PluginHost, get_host
+    from paperzoo.interfaces import Estimator, Experiment
     from paperzoo.results import Artifact, Result, Row
     from paperzoo.runs import Run, RunOutcome, RunRequest, execute
     from paperzoo.specs import (
@@ -39,6 +40,8 @@ _LAZY = {
     "DataFile": "paperzoo.data",
     "fetch": "paperzoo.data",
     "Executor": "paperzoo.executor",
+    "Estimator": "paperzoo.interfaces",
+    "Experiment": "paperzoo.interfaces",
     "LocalExecutor": "paperzoo.executor",
     "hookimpl": "paperzoo.hookspecs",
     "hookspec": "paperzoo.hookspecs",
@@ -63,8 +66,10 @@ __all__ = [
     "BaseEstimator",
     "DataFile",
     "DatasetSpec",
+    "Estimator",
     "EstimatorSpec",
     "Executor",
+    "Experiment",
     "ExperimentSpec",
     "LocalExecutor",
     "MetricSpec",

@@ -13,7 +13,8 @@ import logging
 import os
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -561,6 +562,21 @@ def data_list(as_json: bool) -> None:
     _console().print(table)
 
 
+@contextmanager
+def _download_progress(label: str) -> Iterator[Callable[[int, int | None], None] | None]:
+    """A rich download bar on an interactive terminal, else nothing."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.progress import DownloadColumn, Progress, TransferSpeedColumn
+
+    with Progress(
+        *Progress.get_default_columns(), DownloadColumn(), TransferSpeedColumn(), transient=True
+    ) as bar:
+        task = bar.add_task(label, total=None)
+        yield lambda done, total: bar.update(task, completed=done, total=total)
+
+
 @data.command(name="fetch")
 @click.argument("names", nargs=-1)
 def data_fetch(names: tuple[str, ...]) -> None:
@@ -571,7 +587,8 @@ def data_fetch(names: tuple[str, ...]) -> None:
     console = _console()
     for spec in _dataset_specs(host, names):
         for file in spec.files:
-            path = fetch(file)
+            with _download_progress(file.path) as progress:
+                path = fetch(file, progress=progress)
             console.print(f"{spec.name}: {file.path} → {path}")
 
 
