@@ -217,12 +217,8 @@ def _check_metadata(session: nox.Session, wheel: Path) -> None:
     with zipfile.ZipFile(wheel) as zf:
         name = next(n for n in zf.namelist() if n.endswith(".dist-info/METADATA"))
         metadata = zf.read(name).decode()
-    leaks = [
-        line
-        for line in metadata.splitlines()
-        if line.startswith("Requires-Dist:")
-        and ("@ file:" in line or " @ " in line or "path" in line.lower())
-    ]
+    # a direct reference ("name @ file:///..." or "name @ https://...") cannot be published
+    leaks = [line for line in metadata.splitlines() if line.startswith("Requires-Dist:") and " @ " in line]
     if leaks:
         session.error(f"{wheel.name} carries path dependencies: {leaks}")
     session.log(f"{wheel.name}: METADATA has no path dependency")
@@ -252,8 +248,8 @@ def release(session: nox.Session) -> None:
     project = pyproject(path)["project"]
     version, dist = project["version"], project["name"]
     changelog = (path / "CHANGELOG.md").read_text(encoding="utf-8")
-    if f"## {version}" not in changelog:
-        session.error(f"{path}/CHANGELOG.md has no '## {version}' section")
+    if not re.search(rf"^## {re.escape(version)} — \d{{4}}-\d{{2}}-\d{{2}}$", changelog, re.MULTILINE):
+        session.error(f"{path}/CHANGELOG.md needs a dated '## {version} — YYYY-MM-DD' section to release")
     _build(session, pid)
     tag = f"{dist}-v{version}"
     session.run("git", "tag", "-a", tag, "-m", f"{dist} {version}", external=True)
