@@ -50,7 +50,10 @@ def test_import_time_under_150_ms() -> None:
     best = float("inf")
     for _ in range(3):
         err = subprocess.run(
-            [sys.executable, "-X", "importtime", "-c", "import paperzoo"], capture_output=True, text=True, check=True
+            [sys.executable, "-X", "importtime", "-c", "import paperzoo"],
+            capture_output=True,
+            text=True,
+            check=True,
         ).stderr
         match = re.search(r"^import time:\s+\d+ \|\s+(\d+) \| paperzoo$", err, re.MULTILINE)
         assert match, err[-500:]

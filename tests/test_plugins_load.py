@@ -19,7 +19,9 @@ def test_catalog_package_is_installed_and_loads(plugin_id: str, monkeypatch: pyt
     monkeypatch.delenv("PAPERZOO_LOAD_PLUGINS", raising=False)
     monkeypatch.delenv("PAPERZOO_DISABLE_PLUGINS", raising=False)
     installed = {e.name: e for e in entries()}
-    assert plugin_id in installed, f"{CATALOG[plugin_id]['distribution']} is not installed in this environment"
+    assert plugin_id in installed, (
+        f"{CATALOG[plugin_id]['distribution']} is not installed in this environment"
+    )
     assert installed[plugin_id].distribution == CATALOG[plugin_id]["distribution"]
     record = PluginHost().record(plugin_id)
     assert record.status == "loaded", record.status

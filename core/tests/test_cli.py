@@ -187,3 +187,11 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(["--version"], capsys)
     assert code == 0
     assert __version__ in out
+
+
+def test_brackets_in_text_are_shown_literally(host: PluginHost, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(["run", "demo.noisy-mean"], capsys)
+    assert "demo.noisy-mean [smoke] seed=0" in out
+    run_id = out.split("run ")[-1].split()[0]
+    code, out, _ = _run(["runs", "show", run_id], capsys)
+    assert "demo.noisy-mean [smoke] seed=0" in out

@@ -189,3 +189,37 @@ def test_raising_resolver_is_skipped_with_a_warning(
     reset_host(host)
     assert fetch(_file()) == tmp_path / "mirror" / "d" / "x.csv"
     assert "broken-resolver failed in paperzoo_resolve_data_path" in caplog.text
+
+
+@pytest.mark.parametrize("value", ["0", "false", "no", ""])
+def test_offline_variable_false_values_allow_downloads(value: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PAPERZOO_OFFLINE", value)
+    with pytest.raises(DataError, match="cannot download"):
+        fetch(_file(url="http://127.0.0.1:9/nothing.csv"))
+
+
+def test_run_uses_its_own_hosts_resolver(tmp_path: Path) -> None:
+    """execute(host=h) resolves data through h's plugins, not the process-wide host's."""
+    from paperzoo.runs import RunRequest, execute
+    from paperzoo.specs import ExperimentSpec
+    from paperzoo.testing import demo_plugin
+
+    cache = tmp_path / "cache"
+    demo_plugin.write_numbers(cache)
+
+    class Plugin:
+        @hookimpl
+        def paperzoo_resolve_data_path(self, name: str) -> Path | None:
+            return cache / name
+
+        @hookimpl
+        def paperzoo_register_experiments(self, register):  # type: ignore[no-untyped-def]
+            register(ExperimentSpec("p.load", "paperzoo.testing.demo_plugin:load_numbers_experiment"))
+
+    host = PluginHost(entry_points=False)
+    host.register(Plugin(), name="p")
+    reset_host(PluginHost(entry_points=False))  # a different, empty process-wide host
+    outcome = execute(RunRequest("p.load"), host=host)
+    assert outcome.ok, outcome.error
+    assert outcome.result is not None
+    assert outcome.result.value("sum") == 10.0

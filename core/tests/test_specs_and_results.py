@@ -68,3 +68,12 @@ def test_result_round_trips_through_dict() -> None:
     assert again.value("a", {"k": 3}) == 1.5
     with pytest.raises(KeyError):
         again.value("a")
+
+
+def test_infinite_values_are_undefined_and_serialisable() -> None:
+    import json
+
+    row = Row("loss", math.inf, paper=-math.inf)
+    assert row.value is None
+    assert row.paper is None
+    json.dumps(Result(rows=[row]).to_dict(), allow_nan=False)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
+from rich.markup import escape
 
 from paperzoo._version import __version__
 from paperzoo.errors import ConfigError, PaperzooError
@@ -26,6 +27,7 @@ from paperzoo.errors import ConfigError, PaperzooError
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     from paperzoo.host import PluginHost
     from paperzoo.results import Result
@@ -53,6 +55,23 @@ def _table(*columns: str, title: str | None = None) -> Table:
     for column in columns:
         table.add_column(column, overflow="fold")
     return table
+
+
+def _styled(text: str, style: str) -> Text:
+    from rich.text import Text
+
+    return Text(text, style=style)
+
+
+def _ok(ok: bool, error: str | None) -> Text:
+    return _styled("ok", "green") if ok else _styled(error or "failed", "red")
+
+
+def _add(table: Table, *cells: str | Text) -> None:
+    """Add a row; plain strings are shown literally (never parsed as markup)."""
+    from rich.text import Text
+
+    table.add_row(*(Text(c) if isinstance(c, str) else c for c in cells))
 
 
 def _fmt(value: float | None) -> str:
@@ -84,7 +103,8 @@ def _result_table(result: Result, title: str | None = None) -> Table:
     table = _table("metric", "setting", "ours", "paper", "unit", "ours/paper", title=title)
     for row in result.rows:
         ratio = row.ratio
-        table.add_row(
+        _add(
+            table,
             row.metric,
             row.setting,
             _fmt(row.value),
@@ -161,13 +181,14 @@ def plugins(as_json: bool) -> None:
         d = record.to_dict()
         status = d["status"]
         style = "green" if status == "loaded" else ("red" if status.startswith("failed") else "yellow")
-        table.add_row(
+        _add(
+            table,
             d["id"],
             d["distribution"] or "—",
             d["version"] or "—",
             d["framework"] or "—",
             d["paper"] or "",
-            f"[{style}]{status}[/{style}]",
+            _styled(status, style),
         )
     _console().print(table)
 
@@ -187,7 +208,7 @@ def list_(kind: str | None, as_json: bool) -> None:
         specs = list(getattr(host, k))
         table = _table("name", "plugin", "summary", title=f"{k} ({len(specs)})")
         for spec in specs:
-            table.add_row(spec.name, spec.plugin, spec.summary)
+            _add(table, spec.name, spec.plugin, spec.summary)
         console.print(table)
 
 
@@ -217,20 +238,20 @@ def info(name: str, as_json: bool) -> None:
         _echo_json(data)
         return
     console = _console()
-    console.print(f"[bold]{spec.name}[/bold] ({data['kind']} from {spec.plugin})")
+    console.print(f"[bold]{escape(spec.name)}[/bold] ({data['kind']} from {escape(spec.plugin)})")
     if spec.summary:
-        console.print(spec.summary)
+        console.print(escape(spec.summary))
     skip = {"name", "summary", "kind", "settings", "scales", "files"}
     for key, value in data.items():
         if key not in skip and value not in ("", None, [], {}):
-            console.print(f"  {key}: {value}")
+            console.print(escape(f"  {key}: {value}"))
     if isinstance(spec, ExperimentSpec) and spec.settings:
         table = _table("setting", *SCALES, title="settings by scale")
         for key in spec.settings:
-            table.add_row(key, *(repr(spec.settings_for(s)[key]) for s in SCALES))
+            _add(table, key, *(repr(spec.settings_for(s)[key]) for s in SCALES))
         console.print(table)
     for file in data.get("files") or []:
-        console.print(f"  file {file['path']} ← {file['url']}")
+        console.print(escape(f"  file {file['path']} ← {file['url']}"))
 
 
 # ----------------------------------------------------------------------- run
@@ -283,30 +304,40 @@ def _print_outcomes(outcomes: list[RunOutcome]) -> None:
     if len(outcomes) == 1:
         outcome = outcomes[0]
         if outcome.result is not None:
-            console.print(_result_table(outcome.result, title=outcome.request.label()))
+            console.print(_result_table(outcome.result, title=escape(outcome.request.label())))
             for artifact in outcome.result.artifacts:
-                console.print(f"  {artifact.kind}: {Path(outcome.dir) / artifact.path}")
+                console.print(escape(f"  {artifact.kind}: {Path(outcome.dir) / artifact.path}"))
             if outcome.result.notes:
-                console.print(f"  note: {outcome.result.notes}")
+                console.print(escape(f"  note: {outcome.result.notes}"))
         state = "[green]succeeded[/green]" if outcome.ok else "[red]failed[/red]"
-        console.print(f"run {outcome.run_id} {state} in {outcome.duration:.1f} s — {outcome.dir}")
+        console.print(
+            f"run {escape(outcome.run_id)} {state} in {outcome.duration:.1f} s — {escape(outcome.dir)}"
+        )
         return
     from paperzoo.summary import aggregate
 
     table = _table("run", "seed", "overrides", "status", "time (s)", title="runs")
     for o in sorted(outcomes, key=lambda o: (sorted(o.request.overrides.items()), o.request.seed)):
-        table.add_row(
+        _add(
+            table,
             o.run_id or "—",
             str(o.request.seed),
             ", ".join(f"{k}={v}" for k, v in o.request.overrides.items()),
-            "[green]ok[/green]" if o.ok else f"[red]{o.error}[/red]",
+            _ok(o.ok, o.error),
             f"{o.duration:.1f}",
         )
     console.print(table)
     summary = _table("metric", "setting", "mean", "std", "n", "paper", "unit", title="mean over runs")
     for row in aggregate((o.request.overrides, o.result) for o in outcomes if o.result is not None):
-        summary.add_row(
-            row.metric, row.setting, _fmt(row.mean), _fmt(row.std), str(row.n), _fmt(row.paper), row.unit
+        _add(
+            summary,
+            row.metric,
+            row.setting,
+            _fmt(row.mean),
+            _fmt(row.std),
+            str(row.n),
+            _fmt(row.paper),
+            row.unit,
         )
     console.print(summary)
 
@@ -416,8 +447,7 @@ def reproduce(
     outcomes = _execute(host, requests, "local", {"workers": workers}, quiet=False)
     table = _table("experiment", "status", "time (s)", "run")
     for o in sorted(outcomes, key=lambda o: o.request.experiment):
-        status = "[green]ok[/green]" if o.ok else f"[red]{o.error}[/red]"
-        table.add_row(o.request.experiment, status, f"{o.duration:.1f}", o.run_id)
+        _add(table, o.request.experiment, _ok(o.ok, o.error), f"{o.duration:.1f}", o.run_id)
     console.print(table)
     if report:
         _write_report(out, None)
@@ -463,12 +493,13 @@ def runs(
     table = _table("run", "experiment", "scale", "seed", "status", "started", "time (s)", "error")
     for r in records:
         style = {"succeeded": "green", "failed": "red"}.get(r.status, "yellow")
-        table.add_row(
+        _add(
+            table,
             r.id,
             r.experiment,
             r.scale,
             str(r.seed),
-            f"[{style}]{r.status}[/{style}]",
+            _styled(r.status, style),
             time.strftime("%Y-%m-%d %H:%M", time.localtime(r.started)),
             "" if r.duration is None else f"{r.duration:.1f}",
             (r.error or "")[:60],
@@ -488,14 +519,17 @@ def show(run_id: str, as_json: bool) -> None:
         _echo_json({**record.to_dict(), "result": result.to_dict()})
         return
     console = _console()
-    console.print(f"[bold]{record.id}[/bold] — {record.experiment} [{record.scale}] seed={record.seed}")
-    console.print(f"  status: {record.status}" + (f" ({record.error})" if record.error else ""))
-    console.print(f"  settings: {json.dumps(record.settings, default=str)}")
-    console.print(f"  dir: {record.dir}")
+    console.print(
+        f"[bold]{escape(record.id)}[/bold] — "
+        + escape(f"{record.experiment} [{record.scale}] seed={record.seed}")
+    )
+    console.print(escape(f"  status: {record.status}" + (f" ({record.error})" if record.error else "")))
+    console.print(escape(f"  settings: {json.dumps(record.settings, default=str)}"))
+    console.print(escape(f"  dir: {record.dir}"))
     if result.rows:
         console.print(_result_table(result))
     for artifact in result.artifacts:
-        console.print(f"  {artifact.kind}: {Path(record.dir) / artifact.path}")
+        console.print(escape(f"  {artifact.kind}: {Path(record.dir) / artifact.path}"))
 
 
 # -------------------------------------------------------------------- report
@@ -558,7 +592,7 @@ def data_list(as_json: bool) -> None:
     table = _table("dataset", "plugin", "files present", "size (MB)", "licence")
     for r in rows:
         size = "—" if r["size"] is None else f"{r['size'] / 1e6:.1f}"
-        table.add_row(r["name"], r["plugin"], f"{r['present']}/{r['files']}", size, r["license"])
+        _add(table, r["name"], r["plugin"], f"{r['present']}/{r['files']}", size, r["license"])
     _console().print(table)
 
 
@@ -589,7 +623,7 @@ def data_fetch(names: tuple[str, ...]) -> None:
         for file in spec.files:
             with _download_progress(file.path) as progress:
                 path = fetch(file, progress=progress)
-            console.print(f"{spec.name}: {file.path} → {path}")
+            console.print(escape(f"{spec.name}: {file.path} → {path}"))
 
 
 @data.command(name="verify")
@@ -611,7 +645,7 @@ def data_verify(names: tuple[str, ...], as_json: bool) -> None:
         table = _table("dataset", "file", "status", "where")
         for r in rows:
             style = {"ok": "green", "corrupt": "red"}.get(r["status"], "yellow")
-            table.add_row(r["dataset"], r["file"], f"[{style}]{r['status']}[/{style}]", r["path"])
+            _add(table, r["dataset"], r["file"], _styled(r["status"], style), r["path"])
         _console().print(table)
     corrupt = [r for r in rows if r["status"] == "corrupt"]
     if corrupt:
@@ -626,9 +660,9 @@ def data_verify(names: tuple[str, ...], as_json: bool) -> None:
 
 def _fail(message: str, hint: str | None, code: int) -> NoReturn:
     console = _console(stderr=True)
-    console.print(f"[bold red]Error:[/bold red] {message}", markup=True)
+    console.print(f"[bold red]Error:[/bold red] {escape(message)}")
     if hint:
-        console.print(f"[bold]Hint:[/bold] {hint}")
+        console.print(f"[bold]Hint:[/bold] {escape(hint)}")
     sys.exit(code)
 
 

@@ -178,7 +178,7 @@ def fetch(
     found = locate(file, resolver=resolver)
     if found is not None:
         return found
-    if os.environ.get(OFFLINE_ENV):
+    if os.environ.get(OFFLINE_ENV, "").strip().lower() not in ("", "0", "false", "no", "off"):
         raise _offline_error(file, "downloads are disabled by PAPERZOO_OFFLINE")
     target = data_home() / file.path
     target.parent.mkdir(parents=True, exist_ok=True)

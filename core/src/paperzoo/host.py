@@ -13,9 +13,11 @@ line carry on.
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import platform
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -36,7 +38,7 @@ if TYPE_CHECKING:
     from paperzoo.results import Result
     from paperzoo.runs import Run
 
-__all__ = ["Hooks", "PluginHost", "PluginRecord", "current_host", "get_host", "reset_host"]
+__all__ = ["Hooks", "PluginHost", "PluginRecord", "activate", "current_host", "get_host", "reset_host"]
 
 log = logging.getLogger("paperzoo")
 S = TypeVar("S", bound=Spec)
@@ -454,9 +456,25 @@ def get_host() -> PluginHost:
     return _HOST
 
 
+_ACTIVE: contextvars.ContextVar[PluginHost | None] = contextvars.ContextVar("paperzoo_host", default=None)
+
+
 def current_host() -> PluginHost | None:
-    """The process-wide host if one was created, without creating it."""
-    return _HOST
+    """The host of the run in progress, else the process-wide host if one exists.
+
+    Never creates a host.
+    """
+    return _ACTIVE.get() or _HOST
+
+
+@contextmanager
+def activate(host: PluginHost) -> Iterator[PluginHost]:
+    """Make ``host`` the :func:`current_host` inside the block (used by runs)."""
+    token = _ACTIVE.set(host)
+    try:
+        yield host
+    finally:
+        _ACTIVE.reset(token)
 
 
 def reset_host(host: PluginHost | None = None) -> None:

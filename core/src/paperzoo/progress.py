@@ -16,6 +16,8 @@ def track(items: Iterable[T], *, total: int | None = None, description: str = ""
     if not sys.stderr.isatty():
         yield from items
         return
+    from rich.console import Console
     from rich.progress import track as rich_track
 
-    yield from rich_track(items, total=total, description=description, transient=True)
+    console = Console(stderr=True)
+    yield from rich_track(items, total=total, description=description, transient=True, console=console)

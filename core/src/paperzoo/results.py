@@ -34,7 +34,7 @@ def _number(metric: str, what: str, value: Any) -> float | None:
             hint="convert it with float(...) in the experiment",
         )
     out = float(value)
-    return None if math.isnan(out) else out
+    return out if math.isfinite(out) else None
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ class Row:
 
     Attributes:
         metric: What was measured, e.g. ``"relative PPS (top 10)"``.
-        value: Our value (``None`` when it is NaN/undefined).
+        value: Our value (``None`` when it is undefined: NaN or infinite).
         paper: The paper's value for the same cell, when it reports one.
         unit: ``"%"``, ``"s"``, ``"bits/key"``... ("" when dimensionless).
         setting: The cell's setting, e.g. ``"alpha=0.5, rule=SCUP"``.

@@ -309,7 +309,7 @@ def execute(
         PaperzooError: the request itself is invalid (unknown experiment, scale
             or setting) — nothing is recorded then.
     """
-    from paperzoo.host import get_host
+    from paperzoo.host import activate, get_host
 
     host = host or get_host()
     store = store or ResultsStore(store_path())
@@ -365,7 +365,7 @@ def execute(
     )
     started = time.perf_counter()
     try:
-        with _SigtermAsInterrupt():
+        with _SigtermAsInterrupt(), activate(host):
             host.hooks.on_run_start(run=run)
             experiment: Callable[[Run], Any] = spec.load()
             result = experiment(run)

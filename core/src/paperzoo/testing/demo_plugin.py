@@ -71,6 +71,11 @@ def load_numbers(*, scale: float = 1.0) -> list[float]:
     return [scale * float(v) for v in lines]
 
 
+def load_numbers_experiment(run: Run) -> Result:
+    """Load ``demo.numbers`` inside a run and report their sum."""
+    return Result().add("sum", sum(load_numbers()))
+
+
 def noisy_mean(run: Run) -> Result:
     """Estimate the mean of N(loc, 1) from ``n`` samples; optionally fail."""
     s = run.settings
