@@ -137,7 +137,7 @@ def tests(session: nox.Session) -> None:
     """All fast tests of the core, the cross-package suite and every package."""
     ids = sorted(catalog())
     install(session, ids)
-    session.install("poetry-core>=2.0", "build")
+    session.install("poetry-core>=2.0", "build", "ruff>=0.6", "scikit-learn>=1.3")
     session.run(
         "pytest",
         "-m",
