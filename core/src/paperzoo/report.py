@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from paperzoo._version import __version__
+from paperzoo.plotting import pyplot
 from paperzoo.results import Artifact
 from paperzoo.store import ResultsStore, RunRecord
 from paperzoo.summary import Aggregate, aggregate
@@ -67,12 +68,8 @@ def _chart(experiment: str, cells: list[Aggregate]) -> bytes | None:
     compared = [c for c in cells if c.mean is not None and c.paper]
     if not compared:
         return None
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
+    plt = pyplot()
+    if plt is None:
         return None
     labels = [f"{c.metric} ({c.setting})" if c.setting else c.metric for c in compared]
     ratios = [c.mean / c.paper for c in compared if c.mean is not None and c.paper]

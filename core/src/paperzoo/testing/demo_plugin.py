@@ -18,6 +18,7 @@ from paperzoo.base import BaseEstimator, check_is_fitted
 from paperzoo.data import DataFile, fetch
 from paperzoo.errors import ConfigError
 from paperzoo.hookspecs import hookimpl
+from paperzoo.plotting import pyplot
 from paperzoo.results import Result
 from paperzoo.specs import DatasetSpec, EstimatorSpec, ExperimentSpec, MetricSpec, PluginInfo
 
@@ -87,14 +88,8 @@ def noisy_mean(run: Run) -> Result:
         run.log_step(step, loss=1.0 / (step + 1))
     run.log_metric("estimate", estimator.mean_)
     run.save_json({"samples": int(s["n"]), "estimate": estimator.mean_}, "estimate")
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        pass
-    else:
+    plt = pyplot()
+    if plt is not None:
         fig, ax = plt.subplots(figsize=(4, 3))
         ax.hist(x, bins=20)
         ax.set_xlabel("x")

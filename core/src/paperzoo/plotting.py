@@ -1,0 +1,24 @@
+"""Optional matplotlib: figures for experiments and reports when it is installed.
+
+matplotlib is an optional dependency (``pip install paperzoo[plots]``). Experiments
+ask for it through :func:`pyplot` and skip their figures when it is missing,
+instead of failing the run.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+__all__ = ["pyplot"]
+
+
+def pyplot() -> ModuleType | None:
+    """``matplotlib.pyplot`` with the non-interactive Agg backend, or ``None``."""
+    try:
+        import matplotlib
+    except ImportError:
+        return None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
