@@ -1,0 +1,72 @@
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+import pytest
+
+from paperzoo.errors import ConfigError
+from paperzoo.testing import DatasetContract
+from paperzoo_revdiv import plugin
+from paperzoo_revdiv.datasets import _distinct_columns, synthetic_streams
+
+
+def test_synthetic_generator_follows_the_papers_recipe() -> None:
+    W = synthetic_streams(2_000, 300, max_artists=100, seed=0)
+    assert W.shape == (2_000, 300)
+    per_user = np.diff(W.indptr)
+    assert per_user.max() <= 100
+    assert (W.data >= 1).all()
+    assert np.allclose(W.data, np.round(W.data))
+    # Poisson(1) given ≥ 1 has mean 1 / (1 − e^{-1}) ≈ 1.582
+    assert W.data.mean() == pytest.approx(1 / (1 - np.exp(-1)), rel=0.02)
+    # k ~ U{1..100}, each draw kept with probability 1 − e^{-1}
+    assert per_user.mean() == pytest.approx(50.5 * (1 - np.exp(-1)), rel=0.03)
+
+
+def test_synthetic_generator_is_seeded() -> None:
+    a = synthetic_streams(500, 50, max_artists=10, seed=3)
+    b = synthetic_streams(500, 50, max_artists=10, seed=3)
+    c = synthetic_streams(500, 50, max_artists=10, seed=4)
+    assert (a != b).nnz == 0
+    assert (a != c).nnz > 0
+
+
+def test_distinct_columns_are_distinct_and_uniform() -> None:
+    rng = np.random.default_rng(0)
+    rows = np.repeat(np.arange(20_000), 5)
+    cols = _distinct_columns(rows, 6, rng)  # 5 of 6: many collisions to resolve
+    assert all(len(set(cols[i * 5 : i * 5 + 5])) == 5 for i in range(0, 20_000, 997))
+    left_out = 15 - cols.reshape(-1, 5).sum(axis=1)  # the one column each row misses
+    counts = np.bincount(left_out, minlength=6)
+    assert counts.min() / counts.max() > 0.9
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [({"n_users": 0}, "at least one user"), ({"max_artists": 2_000}, "max_artists"), ({"rate": 0.0}, "rate")],
+)
+def test_synthetic_generator_rejects_bad_settings(kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        synthetic_streams(**{"n_users": 10, "n_artists": 1_000, **kwargs})
+
+
+class TestLastFMDataset(DatasetContract):
+    plugin = plugin
+    dataset = "revdiv.lastfm"
+
+    def test_shape_matches_the_published_counts(self, host: Any) -> None:
+        from paperzoo.data import locate_unverified
+
+        if locate_unverified(plugin.LASTFM_FILE) is None:
+            pytest.skip("Last.fm file not available (set PAPERZOO_DATA_MIRROR)")
+        data = host.load_dataset("revdiv.lastfm")
+        assert data.W.shape == (1_892, 17_632)
+        assert data.W.nnz == 92_834
+        assert (np.asarray(data.W.sum(axis=1)).ravel() > 0).all()
+
+
+class TestSyntheticDataset(DatasetContract):
+    plugin = plugin
+    dataset = "revdiv.synthetic-streams"
+    load_options: ClassVar[dict[str, Any]] = {"n_users": 100, "n_artists": 20, "max_artists": 5, "seed": 1}
