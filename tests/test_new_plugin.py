@@ -48,11 +48,13 @@ EXPECTED_FILES = [
 
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
-    """A temporary repository root: README.md and plugins.toml, and an empty packages/."""
+    """A temporary repository root: README.md, plugins.toml and a copy of packages/."""
     root = tmp_path / "repo"
-    (root / "packages").mkdir(parents=True)
+    root.mkdir()
     for name in ("README.md", "plugins.toml"):
         shutil.copy2(REPO / name, root / name)
+    ignore = shutil.ignore_patterns("__pycache__", ".pytest_cache", "*.egg-info", "results")
+    shutil.copytree(REPO / "packages", root / "packages", ignore=ignore)
     return root
 
 
