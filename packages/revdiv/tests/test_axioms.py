@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from paperzoo.errors import ConfigError
 from paperzoo_revdiv.axioms import (
     AXIOMS,
+    PAPER_TABLE,
     axiom_report,
     bribery_gain,
     fraud_gain,
@@ -23,17 +24,7 @@ from paperzoo_revdiv.axioms import (
 )
 from paperzoo_revdiv.rules import RULES, GlobalProp, ScaledUserProp, UserEq, UserProp
 
-# Table 1 of Ghosh et al. (ICML 2025): does the rule satisfy the axiom?
-TABLE = {
-    "GP": {"fraud": False, "bribery": False, "sybil": True, "strong sybil": True,
-           "engagement monotonicity": True, "Pigou–Dalton": True},
-    "UP": {"fraud": True, "bribery": True, "sybil": True, "strong sybil": False,
-           "engagement monotonicity": True, "Pigou–Dalton": False},
-    "UEQ": {"fraud": True, "bribery": True, "sybil": False, "strong sybil": False,
-            "engagement monotonicity": True, "Pigou–Dalton": True},
-    "SCUP": {"fraud": True, "bribery": True, "sybil": True, "strong sybil": False,
-             "engagement monotonicity": True, "Pigou–Dalton": False},
-}  # fmt: skip
+TABLE = PAPER_TABLE
 
 SATISFIED = [(r, a) for r, row in TABLE.items() for a, ok in row.items() if ok]
 VIOLATED = [(r, a) for r, row in TABLE.items() for a, ok in row.items() if not ok]

@@ -25,6 +25,7 @@ from paperzoo_revdiv.rules import RevenueRule
 
 __all__ = [
     "AXIOMS",
+    "PAPER_TABLE",
     "Violation",
     "axiom_report",
     "bribery_gain",
@@ -308,6 +309,19 @@ AXIOMS: dict[str, Callable[[RevenueRule, np.ndarray, np.random.Generator], Viola
     "Pigou–Dalton": _try_pigou_dalton,
 }
 """Random-search checkers per axiom, in the order of the paper's Table 1."""
+
+
+PAPER_TABLE: dict[str, dict[str, bool]] = {
+    "GP": {"fraud": False, "bribery": False, "sybil": True, "strong sybil": True,
+           "engagement monotonicity": True, "Pigou–Dalton": True},
+    "UP": {"fraud": True, "bribery": True, "sybil": True, "strong sybil": False,
+           "engagement monotonicity": True, "Pigou–Dalton": False},
+    "UEQ": {"fraud": True, "bribery": True, "sybil": False, "strong sybil": False,
+            "engagement monotonicity": True, "Pigou–Dalton": True},
+    "SCUP": {"fraud": True, "bribery": True, "sybil": True, "strong sybil": False,
+             "engagement monotonicity": True, "Pigou–Dalton": False},
+}  # fmt: skip
+"""Table 1 of the paper: does the rule satisfy the axiom?"""
 
 
 def axiom_report(
