@@ -3,7 +3,6 @@ between plugins.toml, packages/*, their pyproject.toml and README.md is reported
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 import textwrap
 from pathlib import Path
@@ -13,16 +12,6 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 
-
-def _load_catalog() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("paperzoo_tools_catalog", REPO / "tools" / "catalog.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-catalog = _load_catalog()
 
 PLUGINS_TOML = """\
 # Catalog of first-party packages (a minimal copy for the tests).
@@ -92,15 +81,15 @@ def edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new), encoding="utf-8")
 
 
-def test_real_repository_is_consistent() -> None:
+def test_real_repository_is_consistent(catalog: ModuleType) -> None:
     assert catalog.check(REPO) == []
 
 
-def test_minimal_layout_is_consistent(repo: Path) -> None:
+def test_minimal_layout_is_consistent(repo: Path, catalog: ModuleType) -> None:
     assert catalog.check(repo) == []
 
 
-def test_render_table_has_one_row_per_entry_sorted_by_id(repo: Path) -> None:
+def test_render_table_has_one_row_per_entry_sorted_by_id(repo: Path, catalog: ModuleType) -> None:
     with open(repo / "plugins.toml", "a", encoding="utf-8") as fh:
         fh.write(
             textwrap.dedent("""
@@ -123,17 +112,17 @@ def test_render_table_has_one_row_per_entry_sorted_by_id(repo: Path) -> None:
 # ------------------------------------------------------------- plugins.toml ↔ packages/
 
 
-def test_reports_package_directory_without_catalog_entry(repo: Path) -> None:
+def test_reports_package_directory_without_catalog_entry(repo: Path, catalog: ModuleType) -> None:
     (repo / "packages" / "extra").mkdir()
     assert catalog.check(repo) == ["plugins.toml: packages/extra has no [plugins.extra] entry"]
 
 
-def test_reports_catalog_entry_without_package_directory(repo: Path) -> None:
+def test_reports_catalog_entry_without_package_directory(repo: Path, catalog: ModuleType) -> None:
     shutil.rmtree(repo / PACKAGE)
     assert catalog.check(repo) == ["plugins.toml: [plugins.demo] path 'packages/demo' is not a directory"]
 
 
-def test_reports_misspelt_catalog_field(repo: Path) -> None:
+def test_reports_misspelt_catalog_field(repo: Path, catalog: ModuleType) -> None:
     edit(repo / "plugins.toml", 'notes = "../shared/papers/demo.md"', 'note = "../shared/papers/demo.md"')
     assert catalog.check(repo) == [
         "plugins.toml: [plugins.demo]: unknown field 'note'",
@@ -141,7 +130,7 @@ def test_reports_misspelt_catalog_field(repo: Path) -> None:
     ]
 
 
-def test_reports_unknown_kind_and_framework(repo: Path) -> None:
+def test_reports_unknown_kind_and_framework(repo: Path, catalog: ModuleType) -> None:
     edit(repo / "plugins.toml", 'kind = "paper"', 'kind = "papers"')
     edit(repo / "plugins.toml", 'framework = "torch"', 'framework = "pytorch"')
     catalog.write_table(repo)
@@ -151,7 +140,7 @@ def test_reports_unknown_kind_and_framework(repo: Path) -> None:
     ]
 
 
-def test_reports_unreadable_catalog(repo: Path) -> None:
+def test_reports_unreadable_catalog(repo: Path, catalog: ModuleType) -> None:
     (repo / "plugins.toml").write_text("[plugins.demo\n", encoding="utf-8")
     [problem] = catalog.check(repo)
     assert problem.startswith("plugins.toml: not valid TOML")
@@ -160,28 +149,28 @@ def test_reports_unreadable_catalog(repo: Path) -> None:
 # ------------------------------------------------------------------ package pyproject
 
 
-def test_reports_wrong_distribution_name(repo: Path) -> None:
+def test_reports_wrong_distribution_name(repo: Path, catalog: ModuleType) -> None:
     edit(repo / PACKAGE / "pyproject.toml", 'name = "paperzoo-demo"', 'name = "paperzoo_demo"')
     assert catalog.check(repo) == [
         f"{WHERE}: [project].name is 'paperzoo_demo', expected 'paperzoo-demo' (plugins.toml distribution)"
     ]
 
 
-def test_reports_missing_version(repo: Path) -> None:
+def test_reports_missing_version(repo: Path, catalog: ModuleType) -> None:
     edit(repo / PACKAGE / "pyproject.toml", 'version = "0.1.0"\n', "")
     assert catalog.check(repo) == [
         f"{WHERE}: [project].version is missing (each package carries its own version)"
     ]
 
 
-def test_reports_other_build_backend(repo: Path) -> None:
+def test_reports_other_build_backend(repo: Path, catalog: ModuleType) -> None:
     edit(repo / PACKAGE / "pyproject.toml", '"poetry.core.masonry.api"', '"setuptools.build_meta"')
     assert catalog.check(repo) == [
         f"{WHERE}: [build-system].build-backend is 'setuptools.build_meta', expected 'poetry.core.masonry.api'"
     ]
 
 
-def test_reports_missing_entry_point(repo: Path) -> None:
+def test_reports_missing_entry_point(repo: Path, catalog: ModuleType) -> None:
     edit(
         repo / PACKAGE / "pyproject.toml",
         '[project.entry-points."paperzoo.plugins"]\ndemo = "paperzoo_demo.plugin"\n',
@@ -192,7 +181,7 @@ def test_reports_missing_entry_point(repo: Path) -> None:
     ]
 
 
-def test_reports_entry_point_with_wrong_target(repo: Path) -> None:
+def test_reports_entry_point_with_wrong_target(repo: Path, catalog: ModuleType) -> None:
     edit(repo / PACKAGE / "pyproject.toml", '"paperzoo_demo.plugin"', '"paperzoo_demo.hooks"')
     assert catalog.check(repo) == [
         f"{WHERE}: entry point demo = \"paperzoo_demo.hooks\" in group 'paperzoo.plugins'; "
@@ -200,7 +189,7 @@ def test_reports_entry_point_with_wrong_target(repo: Path) -> None:
     ]
 
 
-def test_reports_second_entry_point(repo: Path) -> None:
+def test_reports_second_entry_point(repo: Path, catalog: ModuleType) -> None:
     edit(
         repo / PACKAGE / "pyproject.toml",
         'demo = "paperzoo_demo.plugin"',
@@ -212,7 +201,7 @@ def test_reports_second_entry_point(repo: Path) -> None:
     ]
 
 
-def test_reports_missing_plugin_module(repo: Path) -> None:
+def test_reports_missing_plugin_module(repo: Path, catalog: ModuleType) -> None:
     (repo / PACKAGE / "src" / "paperzoo_demo" / "plugin.py").unlink()
     assert catalog.check(repo) == [
         "packages/demo: src/paperzoo_demo/plugin.py is missing (the entry point's module)"
@@ -222,53 +211,55 @@ def test_reports_missing_plugin_module(repo: Path) -> None:
 @pytest.mark.parametrize(
     "requirement", ["paperzoo>=0.1", "paperzoo==0.1.0", "paperzoo"], ids=["no-upper", "pinned", "bare"]
 )
-def test_reports_core_requirement_without_upper_bound(repo: Path, requirement: str) -> None:
+def test_reports_core_requirement_without_upper_bound(
+    repo: Path, requirement: str, catalog: ModuleType
+) -> None:
     edit(repo / PACKAGE / "pyproject.toml", '"paperzoo>=0.1,<0.2"', f'"{requirement}"')
     assert catalog.check(repo) == [
         f"{WHERE}: {requirement} must be a range with an upper bound, such as 'paperzoo>=0.1,<0.2'"
     ]
 
 
-def test_reports_missing_core_requirement(repo: Path) -> None:
+def test_reports_missing_core_requirement(repo: Path, catalog: ModuleType) -> None:
     edit(repo / PACKAGE / "pyproject.toml", '"paperzoo>=0.1,<0.2", ', "")
     assert catalog.check(repo) == [
         f"{WHERE}: dependencies do not include paperzoo; add a range such as 'paperzoo>=0.1,<0.2'"
     ]
 
 
-def test_reports_core_range_that_excludes_the_checkout(repo: Path) -> None:
+def test_reports_core_range_that_excludes_the_checkout(repo: Path, catalog: ModuleType) -> None:
     (repo / "core").mkdir()
     (repo / "core" / "pyproject.toml").write_text('[project]\nname = "paperzoo"\nversion = "0.2.0"\n')
     assert catalog.check(repo) == [f"{WHERE}: paperzoo>=0.1,<0.2 excludes the core of this checkout (0.2.0)"]
 
 
-def test_reports_pinned_torch(repo: Path) -> None:
+def test_reports_pinned_torch(repo: Path, catalog: ModuleType) -> None:
     edit(repo / PACKAGE / "pyproject.toml", '"torch>=2.3"', '"torch==2.3.1"')
     assert catalog.check(repo) == [
         f"{WHERE}: torch==2.3.1 pins torch with ==; give a range such as 'torch>=2.3'"
     ]
 
 
-def test_reports_pinned_torch_in_an_extra(repo: Path) -> None:
+def test_reports_pinned_torch_in_an_extra(repo: Path, catalog: ModuleType) -> None:
     edit(repo / PACKAGE / "pyproject.toml", '["pytest>=7.4"]', '["pytest>=7.4", "torch==2.3.1"]')
     assert catalog.check(repo) == [
         f"{WHERE}: torch==2.3.1 pins torch with ==; give a range such as 'torch>=2.3'"
     ]
 
 
-def test_reports_torch_without_range(repo: Path) -> None:
+def test_reports_torch_without_range(repo: Path, catalog: ModuleType) -> None:
     edit(repo / PACKAGE / "pyproject.toml", '"torch>=2.3"', '"torch"')
     assert catalog.check(repo) == [f"{WHERE}: torch has no version range; give one such as 'torch>=2.3'"]
 
 
-def test_reports_framework_library_missing_from_dependencies(repo: Path) -> None:
+def test_reports_framework_library_missing_from_dependencies(repo: Path, catalog: ModuleType) -> None:
     edit(repo / PACKAGE / "pyproject.toml", ', "torch>=2.3"', "")
     assert catalog.check(repo) == [
         f"{WHERE}: framework is 'torch' (plugins.toml) but torch is not a dependency"
     ]
 
 
-def test_reports_dependency_on_another_framework(repo: Path) -> None:
+def test_reports_dependency_on_another_framework(repo: Path, catalog: ModuleType) -> None:
     edit(repo / PACKAGE / "pyproject.toml", '"torch>=2.3"', '"torch>=2.3", "jax>=0.4"')
     assert catalog.check(repo) == [
         f"{WHERE}: framework is 'torch' (plugins.toml) but it depends on jax; a plugin uses its own framework only"
@@ -278,24 +269,24 @@ def test_reports_dependency_on_another_framework(repo: Path) -> None:
 # ----------------------------------------------------------------- files and README
 
 
-def test_reports_missing_changelog(repo: Path) -> None:
+def test_reports_missing_changelog(repo: Path, catalog: ModuleType) -> None:
     (repo / PACKAGE / "CHANGELOG.md").unlink()
     assert catalog.check(repo) == ["packages/demo: CHANGELOG.md is missing"]
 
 
-def test_reports_missing_package_readme(repo: Path) -> None:
+def test_reports_missing_package_readme(repo: Path, catalog: ModuleType) -> None:
     (repo / PACKAGE / "README.md").unlink()
     assert catalog.check(repo) == ["packages/demo: README.md is missing"]
 
 
-def test_reports_out_of_date_readme_table(repo: Path) -> None:
+def test_reports_out_of_date_readme_table(repo: Path, catalog: ModuleType) -> None:
     edit(repo / "plugins.toml", 'title = "A demo paper"', 'title = "A renamed paper"')
     assert catalog.check(repo) == [
         "README.md: plugin table is out of date; run 'python tools/catalog.py table --write'"
     ]
 
 
-def test_reports_readme_without_table_markers(repo: Path) -> None:
+def test_reports_readme_without_table_markers(repo: Path, catalog: ModuleType) -> None:
     edit(repo / "README.md", "<!-- plugin-table:end -->", "")
     assert catalog.check(repo) == [
         "README.md: plugin table markers <!-- plugin-table:start --> ... <!-- plugin-table:end --> not found"
@@ -306,7 +297,7 @@ def test_reports_readme_without_table_markers(repo: Path) -> None:
 
 
 def test_cli_check_fails_until_table_write_fixes_the_readme(
-    repo: Path, capsys: pytest.CaptureFixture[str]
+    repo: Path, capsys: pytest.CaptureFixture[str], catalog: ModuleType
 ) -> None:
     assert catalog.main(["--root", str(repo), "check"]) == 0
     assert "catalog OK: 1 package(s)" in capsys.readouterr().out
@@ -323,7 +314,9 @@ def test_cli_check_fails_until_table_write_fixes_the_readme(
     assert catalog.check(repo) == []
 
 
-def test_cli_table_prints_without_writing(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_table_prints_without_writing(
+    repo: Path, capsys: pytest.CaptureFixture[str], catalog: ModuleType
+) -> None:
     before = (repo / "README.md").read_text(encoding="utf-8")
     edit(repo / "plugins.toml", 'title = "A demo paper"', 'title = "A renamed paper"')
     assert catalog.main(["--root", str(repo), "table"]) == 0

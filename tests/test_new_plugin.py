@@ -7,7 +7,6 @@ repository itself.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import shutil
@@ -22,16 +21,6 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 NEW_PLUGIN = REPO / "tools" / "new-plugin"
 
-
-def _load_catalog() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("paperzoo_tools_catalog", REPO / "tools" / "catalog.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-catalog = _load_catalog()
 
 EXPECTED_FILES = [
     "pyproject.toml",
@@ -80,7 +69,9 @@ def test_script_is_executable() -> None:
     assert NEW_PLUGIN.read_text(encoding="utf-8").startswith("#!/usr/bin/env python3\n")
 
 
-def test_creates_package_entry_and_table_row_that_pass_the_catalog_check(root: Path) -> None:
+def test_creates_package_entry_and_table_row_that_pass_the_catalog_check(
+    root: Path, catalog: ModuleType
+) -> None:
     done = new_plugin(root, "demo-x", "--framework", "numpy", "--title", "T")
     assert done.returncode == 0, done.stderr
     package = root / "packages" / "demo-x"
@@ -138,7 +129,9 @@ def test_generated_package_passes_its_own_tests(root: Path) -> None:
         ("jax", ["jax>=0.4", "flax>=0.12,<0.13", "optax>=0.2"]),
     ],
 )
-def test_dependencies_follow_the_framework(root: Path, framework: str, extra: list[str]) -> None:
+def test_dependencies_follow_the_framework(
+    root: Path, framework: str, extra: list[str], catalog: ModuleType
+) -> None:
     done = new_plugin(root, "demo-x", "--framework", framework, "--title", "T")
     assert done.returncode == 0, done.stderr
     with open(root / "packages" / "demo-x" / "pyproject.toml", "rb") as fh:
@@ -147,7 +140,7 @@ def test_dependencies_follow_the_framework(root: Path, framework: str, extra: li
     assert catalog.check(root) == []
 
 
-def test_shared_kind_has_no_paper_notes(root: Path) -> None:
+def test_shared_kind_has_no_paper_notes(root: Path, catalog: ModuleType) -> None:
     done = new_plugin(root, "llm", "--framework", "python", "--title", "LLM backends", "--kind", "shared")
     assert done.returncode == 0, done.stderr
     with open(root / "plugins.toml", "rb") as fh:
@@ -157,7 +150,7 @@ def test_shared_kind_has_no_paper_notes(root: Path) -> None:
     assert catalog.check(root) == []
 
 
-def test_title_with_quotes_and_pipe_is_escaped(root: Path) -> None:
+def test_title_with_quotes_and_pipe_is_escaped(root: Path, catalog: ModuleType) -> None:
     title = 'Don\'t "trust" A | B'
     assert new_plugin(root, "demo-x", "--framework", "numpy", "--title", title).returncode == 0
     with open(root / "plugins.toml", "rb") as fh:

@@ -23,6 +23,7 @@ from rich.markup import escape
 
 from paperzoo._version import __version__
 from paperzoo.errors import ConfigError, PaperzooError
+from paperzoo.results import format_value
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -74,14 +75,6 @@ def _add(table: Table, *cells: str | Text) -> None:
     table.add_row(*(Text(c) if isinstance(c, str) else c for c in cells))
 
 
-def _fmt(value: float | None) -> str:
-    if value is None:
-        return "—"
-    if value != 0 and (abs(value) >= 1e5 or abs(value) < 1e-3):
-        return f"{value:.3e}"
-    return f"{value:.4g}"
-
-
 def _echo_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, default=str))
 
@@ -107,8 +100,8 @@ def _result_table(result: Result, title: str | None = None) -> Table:
             table,
             row.metric,
             row.setting,
-            _fmt(row.value),
-            _fmt(row.paper),
+            format_value(row.value),
+            format_value(row.paper),
             row.unit,
             "" if ratio is None else f"{ratio:.3f}",
         )
@@ -333,10 +326,10 @@ def _print_outcomes(outcomes: list[RunOutcome]) -> None:
             summary,
             row.metric,
             row.setting,
-            _fmt(row.mean),
-            _fmt(row.std),
+            format_value(row.mean),
+            format_value(row.std),
             str(row.n),
-            _fmt(row.paper),
+            format_value(row.paper),
             row.unit,
         )
     console.print(summary)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from paperzoo._version import __version__
 from paperzoo.plotting import pyplot
-from paperzoo.results import Artifact
+from paperzoo.results import Artifact, format_value
 from paperzoo.store import ResultsStore, RunRecord
 from paperzoo.summary import Aggregate, aggregate
 
@@ -47,14 +47,6 @@ class _Section:
     figures: list[tuple[Path, Artifact]]
     notes: str
     chart: bytes | None
-
-
-def _fmt(value: float | None) -> str:
-    if value is None:
-        return "—"
-    if value != 0 and (abs(value) >= 1e5 or abs(value) < 1e-3):
-        return f"{value:.3e}"
-    return f"{value:.4g}"
 
 
 def _ratio(cell: Aggregate) -> str:
@@ -155,9 +147,9 @@ def _html(sections: Sequence[_Section], generated: str) -> str:
             )
             for c in s.cells:
                 out.append(
-                    f"<tr><td>{e(c.metric)}</td><td>{e(c.setting)}</td><td class='num'>{_fmt(c.mean)}</td>"
-                    f"<td class='num'>{_fmt(c.std) if c.std is not None else ''}</td><td class='num'>{c.n}</td>"
-                    f"<td class='num'>{_fmt(c.paper)}</td><td>{e(c.unit)}</td><td class='num'>{_ratio(c)}</td></tr>"
+                    f"<tr><td>{e(c.metric)}</td><td>{e(c.setting)}</td><td class='num'>{format_value(c.mean)}</td>"
+                    f"<td class='num'>{format_value(c.std) if c.std is not None else ''}</td><td class='num'>{c.n}</td>"
+                    f"<td class='num'>{format_value(c.paper)}</td><td>{e(c.unit)}</td><td class='num'>{_ratio(c)}</td></tr>"
                 )
             out.append("</table>")
             if s.notes:
@@ -217,10 +209,10 @@ def _markdown(sections: Sequence[_Section], generated: str, figures_dir: Path) -
                 "|---|---|---:|---:|---:|---:|---|---:|",
             ]
             for c in s.cells:
-                std = _fmt(c.std) if c.std is not None else ""
+                std = format_value(c.std) if c.std is not None else ""
                 lines.append(
-                    f"| {_md_cell(c.metric)} | {_md_cell(c.setting)} | {_fmt(c.mean)} | {std} | {c.n} "
-                    f"| {_fmt(c.paper)} | {_md_cell(c.unit)} | {_ratio(c)} |"
+                    f"| {_md_cell(c.metric)} | {_md_cell(c.setting)} | {format_value(c.mean)} | {std} | {c.n} "
+                    f"| {format_value(c.paper)} | {_md_cell(c.unit)} | {_ratio(c)} |"
                 )
             lines.append("")
             if s.notes:

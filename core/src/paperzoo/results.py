@@ -15,7 +15,7 @@ from typing import Any
 
 from paperzoo.errors import ResultError
 
-__all__ = ["Artifact", "Result", "Row", "format_setting"]
+__all__ = ["Artifact", "Result", "Row", "format_setting", "format_value"]
 
 
 def format_setting(setting: str | Mapping[str, Any]) -> str:
@@ -23,6 +23,15 @@ def format_setting(setting: str | Mapping[str, Any]) -> str:
     if isinstance(setting, str):
         return setting
     return ", ".join(f"{k}={v}" for k, v in setting.items())
+
+
+def format_value(value: float | None) -> str:
+    """A table cell: 4 significant digits, scientific outside [1e-3, 1e5), "—" for none."""
+    if value is None:
+        return "—"
+    if value != 0 and (abs(value) >= 1e5 or abs(value) < 1e-3):
+        return f"{value:.3e}"
+    return f"{value:.4g}"
 
 
 def _number(metric: str, what: str, value: Any) -> float | None:
