@@ -187,3 +187,42 @@ def test_plugin_cannot_replace_a_builtin_command(capsys: pytest.CaptureFixture[s
     assert host.record("crash").status.startswith("failed: paperzoo_register_commands raised RuntimeError")
     with pytest.raises(SystemExit):
         main(["half-added"])
+
+
+def test_plugin_added_registration_hooks_get_isolated_registries() -> None:
+    from paperzoo.errors import ConfigError
+    from paperzoo.specs import Spec
+
+    class BackendSpec(Spec):
+        _kind = "backend"
+
+    class Specs:
+        @hookspecs.hookspec
+        def paperzoo_test_backends(self, register):  # type: ignore[no-untyped-def]
+            """Register backends."""
+
+    class Shared:
+        @hookimpl
+        def paperzoo_addhooks(self, pluginmanager: pluggy.PluginManager) -> None:
+            pluginmanager.add_hookspecs(Specs)
+
+        @hookimpl
+        def paperzoo_test_backends(self, register):  # type: ignore[no-untyped-def]
+            register(BackendSpec("echo", "json:dumps", "Echo"))
+
+    class Broken:
+        @hookimpl
+        def paperzoo_test_backends(self, register):  # type: ignore[no-untyped-def]
+            register(BackendSpec("other", "json:loads"))
+            raise RuntimeError("no GPU")
+
+    host = PluginHost(entry_points=False)
+    host.register(Shared(), name="shared")
+    host.register(Broken(), name="broken")
+    registry = host.registry("paperzoo_test_backends", BackendSpec, "test backend")
+    assert registry.names() == ["echo"]
+    assert registry.get("echo").plugin == "shared"
+    assert host.record("broken").status == "failed: paperzoo_test_backends raised RuntimeError: no GPU"
+    assert host.registry("paperzoo_test_backends", BackendSpec, "test backend") is registry
+    with pytest.raises(ConfigError, match="no hook 'paperzoo_nothing'"):
+        host.registry("paperzoo_nothing", BackendSpec, "x")

@@ -246,6 +246,7 @@ class PluginHost:
         self._loaded = False
         self._info_done = False
         self._registries: list[Registry[Any]] = []
+        self._by_hook: dict[str, Registry[Any]] = {}
         self.estimators = self._registry("estimator", EstimatorSpec, "paperzoo_register_estimators")
         self.datasets = self._registry("dataset", DatasetSpec, "paperzoo_register_datasets")
         self.metrics = self._registry("metric", MetricSpec, "paperzoo_register_metrics")
@@ -380,6 +381,33 @@ class PluginHost:
             yield impl.plugin_name, value
 
     # --------------------------------------------------------------- registries
+
+    def registry(self, hook_name: str, spec_type: type[S], kind: str) -> Registry[S]:
+        """The registry filled by registration hook ``hook_name``, created on first use.
+
+        For registration hooks that plugins add with ``paperzoo_addhooks`` (such as
+        ``paperzoo_llm_backends``): the hook is called per plugin with a ``register``
+        callable, with the same failure isolation as the core's registries.
+
+        Args:
+            hook_name: The hook, e.g. ``"paperzoo_llm_backends"``.
+            spec_type: The :class:`~paperzoo.specs.Spec` subclass it registers.
+            kind: What the specs are called in messages, e.g. ``"LLM backend"``.
+        """
+        existing = self._by_hook.get(hook_name)
+        if existing is None:
+            self.load()
+            if not hasattr(self.pm.hook, hook_name):
+                raise ConfigError(
+                    f"no hook {hook_name!r}",
+                    hint="the plugin that adds it is not installed or failed to load",
+                )
+            existing = self._by_hook[hook_name] = self._registry(kind, spec_type, hook_name)
+        if existing.spec_type is not spec_type:
+            raise ConfigError(
+                f"registry {hook_name!r} holds {existing.spec_type.__name__}, not {spec_type.__name__}"
+            )
+        return existing
 
     def _registry(self, kind: str, spec_type: type[S], hook_name: str) -> Registry[S]:
         registry: Registry[S] = Registry(kind, spec_type, lambda r: self._fill(r, hook_name))
