@@ -23,6 +23,7 @@ from typing import Any
 
 from paperzoo.errors import StoreError, UnknownNameError
 from paperzoo.results import Artifact, Result, Row
+from paperzoo.sqlite import Database
 
 __all__ = ["ResultsStore", "RunRecord"]
 
@@ -145,70 +146,29 @@ class ResultsStore:
 
     def __init__(self, path: str | os.PathLike[str], *, timeout: float = 60.0) -> None:
         self.path = Path(path)
-        self.timeout = timeout
-        self._ready = False
+        self._db = Database(
+            self.path,
+            schema=_SCHEMA,
+            version=SCHEMA_VERSION,
+            what="results store",
+            hint="if the file is corrupt, move it away; runs directories keep every result",
+            timeout=timeout,
+        )
 
     @contextmanager
     def _connect(self, *, write: bool) -> Iterator[sqlite3.Connection]:
-        if not write and not self.path.exists():
-            # reading a store that does not exist: an empty in-memory one
-            conn = sqlite3.connect(":memory:")
-            conn.row_factory = sqlite3.Row
-            conn.executescript(_SCHEMA)
-            try:
+        if write or self.path.exists():
+            with self._db.connect(write=write) as conn:
                 yield conn
-            finally:
-                conn.close()
             return
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None)
-        except (sqlite3.Error, OSError) as exc:
-            raise StoreError(
-                f"cannot open the results store {self.path}: {exc}",
-                hint="check PAPERZOO_HOME points at a writable local directory",
-            ) from exc
+        # reading a store that does not exist yet: an empty in-memory one, no file created
+        conn = sqlite3.connect(":memory:")
         conn.row_factory = sqlite3.Row
+        conn.executescript(_SCHEMA)
         try:
-            conn.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
-            conn.execute("PRAGMA foreign_keys = ON")
-            if not self._ready:
-                self._migrate(conn)
-            if write:
-                conn.execute("BEGIN IMMEDIATE")
-                try:
-                    yield conn
-                except BaseException:
-                    conn.execute("ROLLBACK")
-                    raise
-                conn.execute("COMMIT")
-            else:
-                yield conn
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(
-                f"results store {self.path} failed: {exc}",
-                hint="if the file is corrupt, move it away; runs directories keep every result",
-            ) from exc
+            yield conn
         finally:
             conn.close()
-
-    def _migrate(self, conn: sqlite3.Connection) -> None:
-        conn.execute("PRAGMA journal_mode = WAL")
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise StoreError(
-                f"results store {self.path} has schema {version}, newer than this "
-                f"paperzoo understands ({SCHEMA_VERSION})",
-                hint="upgrade paperzoo",
-            )
-        if version < SCHEMA_VERSION:
-            conn.execute("BEGIN IMMEDIATE")
-            for statement in _SCHEMA.split(";"):
-                if statement.strip():
-                    conn.execute(statement)
-            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            conn.execute("COMMIT")
-        self._ready = True
 
     # ------------------------------------------------------------------- writes
 

@@ -1,0 +1,104 @@
+"""SQLite files shared by concurrent processes: WAL, busy timeout, one transaction per write.
+
+Used by the results store and by plugins that keep their own state (the LLM
+response cache), so that every database in paperzoo behaves the same under
+parallel runs: readers never block writers, a writer waits for another instead
+of failing, and a write is all or nothing.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from paperzoo.errors import StoreError
+
+__all__ = ["Database"]
+
+
+class Database:
+    """A SQLite file with a versioned schema.
+
+    Args:
+        path: The database file (created, with its directory, on first use).
+        schema: ``;``-separated ``CREATE ... IF NOT EXISTS`` statements.
+        version: Schema version stored in ``PRAGMA user_version``; a file with a
+            newer version is refused rather than misread.
+        what: What the database is, for error messages ("results store").
+        hint: What to do when the file is unusable.
+        timeout: Seconds to wait for a concurrent writer.
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        schema: str,
+        version: int = 1,
+        what: str = "database",
+        hint: str = "if the file is corrupt, move it away",
+        timeout: float = 60.0,
+    ) -> None:
+        self.path = Path(path)
+        self.schema = schema
+        self.version = version
+        self.what = what
+        self.hint = hint
+        self.timeout = timeout
+        self._ready = False
+
+    @contextmanager
+    def connect(self, *, write: bool) -> Iterator[sqlite3.Connection]:
+        """A connection; with ``write``, inside one ``BEGIN IMMEDIATE`` transaction.
+
+        Raises:
+            StoreError: the file cannot be opened, is corrupt or too new.
+        """
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None)
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreError(
+                f"cannot open the {self.what} {self.path}: {exc}",
+                hint="check PAPERZOO_HOME points at a writable local directory",
+            ) from exc
+        conn.row_factory = sqlite3.Row
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
+            conn.execute("PRAGMA foreign_keys = ON")
+            if not self._ready:
+                self._migrate(conn)
+            if write:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield conn
+                except BaseException:
+                    conn.execute("ROLLBACK")
+                    raise
+                conn.execute("COMMIT")
+            else:
+                yield conn
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.what} {self.path} failed: {exc}", hint=self.hint) from exc
+        finally:
+            conn.close()
+
+    def _migrate(self, conn: sqlite3.Connection) -> None:
+        conn.execute("PRAGMA journal_mode = WAL")
+        found = conn.execute("PRAGMA user_version").fetchone()[0]
+        if found > self.version:
+            raise StoreError(
+                f"{self.what} {self.path} has schema {found}, newer than this paperzoo understands "
+                f"({self.version})",
+                hint="upgrade paperzoo",
+            )
+        if found < self.version:
+            conn.execute("BEGIN IMMEDIATE")
+            for statement in self.schema.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {self.version}")
+            conn.execute("COMMIT")
+        self._ready = True
