@@ -101,6 +101,12 @@ def install(session: nox.Session, ids: list[str], *, extras: str = "test") -> No
         for p in paths
     ]
     session.install(*targets)
+    # files some packages need without their dependencies ([tool.paperzoo] no-deps)
+    no_deps = [
+        req for p in paths for req in pyproject(p).get("tool", {}).get("paperzoo", {}).get("no-deps", [])
+    ]
+    if no_deps:
+        session.install("--no-deps", *no_deps)
 
 
 def test_env(session: nox.Session) -> dict[str, str]:

@@ -1,0 +1,1 @@
+"""The built-in backends: ``openai`` (HTTP), ``transformers`` (in process), ``scripted`` (tests)."""
