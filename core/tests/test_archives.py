@@ -104,3 +104,14 @@ def test_is_archive() -> None:
     assert is_archive("x.tar.gz")
     assert is_archive("X.ZIP")
     assert not is_archive("x.csv")
+
+
+def test_extraction_merges_into_existing_directories(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    (out / "d").mkdir(parents=True)
+    (out / "d" / "precious.txt").write_text("keep me")
+    (out / "d" / "x.txt").write_text("old")
+    extract_archive(_zip(tmp_path / "a.zip", {"d/x.txt": b"new", "d/e/y.txt": b"y"}), out)
+    assert (out / "d" / "precious.txt").read_text() == "keep me"
+    assert (out / "d" / "x.txt").read_text() == "new"
+    assert (out / "d" / "e" / "y.txt").read_text() == "y"

@@ -195,3 +195,40 @@ def test_brackets_in_text_are_shown_literally(host: PluginHost, capsys: pytest.C
     run_id = out.split("run ")[-1].split()[0]
     code, out, _ = _run(["runs", "show", run_id], capsys)
     assert "demo.noisy-mean [smoke] seed=0" in out
+
+
+def test_seed_and_seeds_together_is_an_error(host: PluginHost, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = _run(["run", "demo.noisy-mean", "--seed", "3", "--seeds", "0-1"], capsys)
+    assert code == 2
+    assert "--seed and --seeds were both given" in err
+    code, _, err = _run(["run", "demo.noisy-mean", "--seed", "-1"], capsys)
+    assert code == 2
+    assert "Traceback" not in err
+
+
+def test_a_failed_run_prints_its_hint_once(
+    host: PluginHost, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from paperzoo.errors import DataError
+
+    def offline(run: object) -> None:
+        raise DataError("numbers.csv is not available", hint="set PAPERZOO_DATA_MIRROR")
+
+    monkeypatch.setattr("paperzoo.testing.demo_plugin.noisy_mean", offline)
+    code, _, err = _run(["run", "demo.noisy-mean"], capsys)
+    assert code == 1
+    assert err.count("set PAPERZOO_DATA_MIRROR") == 1
+
+
+def test_info_shows_every_kind_with_the_name(host: PluginHost, capsys: pytest.CaptureFixture[str]) -> None:
+    from paperzoo import hookimpl
+    from paperzoo.specs import DatasetSpec
+
+    class Twin:
+        @hookimpl
+        def paperzoo_register_datasets(self, register):  # type: ignore[no-untyped-def]
+            register(DatasetSpec("demo.noisy-mean", "json:loads", "A dataset sharing the experiment's name"))
+
+    host.register(Twin(), name="twin")
+    code, out, _ = _run(["info", "demo.noisy-mean", "--json"], capsys)
+    assert sorted(d["kind"] for d in json.loads(out)) == ["dataset", "experiment"]

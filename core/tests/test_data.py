@@ -223,3 +223,37 @@ def test_run_uses_its_own_hosts_resolver(tmp_path: Path) -> None:
     assert outcome.ok, outcome.error
     assert outcome.result is not None
     assert outcome.result.value("sum") == 10.0
+
+
+def test_a_corrupt_copy_does_not_hide_a_good_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bad, good = tmp_path / "bad", tmp_path / "good"
+    for root, data in ((bad, b"tampered"), (good, PAYLOAD)):
+        (root / "d").mkdir(parents=True)
+        (root / "d" / "x.csv").write_bytes(data)
+    monkeypatch.setenv("PAPERZOO_DATA_MIRROR", f"{bad}:{good}")
+    assert fetch(_file()) == good / "d" / "x.csv"
+
+
+class _Garbage(http.server.BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        self.wfile.write(b"NOT HTTP AT ALL\\r\\n\\r\\n")
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_broken_http_answers_are_data_errors_and_leak_no_descriptor(home: Path) -> None:
+    import os
+
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Garbage)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        before = len(os.listdir("/proc/self/fd"))
+        for _ in range(5):
+            with pytest.raises(DataError, match="cannot download"):
+                fetch(_file(url=f"http://127.0.0.1:{srv.server_address[1]}/x.csv"))
+        assert len(os.listdir("/proc/self/fd")) <= before + 1
+    finally:
+        srv.shutdown()
+        srv.server_close()
+    assert list((home / "data" / "d").iterdir()) == []

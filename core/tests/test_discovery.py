@@ -186,3 +186,39 @@ def test_in_process_registration_refreshes_registries() -> None:
     again = host.register(demo_plugin, name="demo")
     assert again.state == "failed"
     assert "already called 'demo'" in again.status
+
+
+EXITS = """
+import sys
+sys.exit("argparse says: usage")
+"""
+
+SPAWNS = """
+from paperzoo import hookimpl
+
+class Helper:
+    @hookimpl
+    def paperzoo_register_estimators(self, register):
+        raise RuntimeError("the helper broke")
+
+@hookimpl
+def paperzoo_addhooks(pluginmanager):
+    pluginmanager.register(Helper(), name="spawned-helper")
+"""
+
+
+def test_sys_exit_at_import_and_sub_plugins_are_isolated(site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake_distribution(site, name="paperzoo-exits", module="exits_plugin", source=EXITS, entry_point="exits")
+    fake_distribution(
+        site, name="paperzoo-spawns", module="spawns_plugin", source=SPAWNS, entry_point="spawns"
+    )
+    monkeypatch.setenv("PAPERZOO_LOAD_PLUGINS", "good,exits,spawns")
+    host = PluginHost()
+    status = {r.name: r.status for r in host.records()}
+    assert status["exits"] == "failed: SystemExit: argparse says: usage"
+    assert status["spawns"] == "loaded"
+    assert (
+        status["spawned-helper"]
+        == "failed: paperzoo_register_estimators raised RuntimeError: the helper broke"
+    )
+    assert host.experiments.names() == ["good.exp"]

@@ -193,3 +193,17 @@ def test_artifacts_cannot_escape_run_directory(host: PluginHost, tmp_path: Path)
     with pytest.raises(ConfigError, match="outside the run directory"):
         run.add_artifact(tmp_path / "elsewhere.txt")
     assert isinstance(Result(), Result)
+
+
+def test_failure_before_the_run_starts_leaves_no_orphan_directory(
+    host: PluginHost, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from paperzoo.errors import StoreError
+
+    def broken(self: ResultsStore, record: object) -> None:
+        raise StoreError("disk full")
+
+    monkeypatch.setattr(ResultsStore, "start", broken)
+    with pytest.raises(StoreError, match="disk full"):
+        execute(RunRequest("demo.noisy-mean"), host=host)
+    assert list((home / "runs").iterdir()) == []

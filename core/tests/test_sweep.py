@@ -70,3 +70,36 @@ def test_expand_grid_is_cartesian() -> None:
     assert len(grid) == 6
     assert {"a": 2, "b": "z"} in grid
     assert expand_grid({}) == [{}]
+
+
+@pytest.mark.parametrize("raw", ["nan", "inf", "-inf"])
+def test_non_finite_numbers_are_rejected(raw: str) -> None:
+    with pytest.raises(ConfigError, match="NaN and infinity are not allowed"):
+        coerce("lr", raw, 0.1)
+    with pytest.raises(ConfigError, match="NaN and infinity"):
+        coerce("extra", "NaN", None)
+
+
+def test_json_list_items_take_the_type_of_the_default_items() -> None:
+    assert coerce("alphas", "[1, 2]", [0.5]) == [1.0, 2.0]
+    assert all(isinstance(v, float) for v in coerce("alphas", "[1, 2]", [0.5]))
+    with pytest.raises(ConfigError) as info:
+        coerce("bots", "[1.5]", [1])
+    assert str(info.value).count("invalid value") == 1  # one message, not nested
+
+
+def test_nested_errors_are_reported_once() -> None:
+    with pytest.raises(ConfigError) as info:
+        coerce("alphas", "0.1,x", [0.5])
+    assert (
+        info.value.message == "invalid value 'x' for setting 'alphas': could not convert string to float: 'x'"
+    )
+
+
+def test_huge_sweeps_are_refused_before_expanding() -> None:
+    with pytest.raises(ConfigError, match="more than 10000 runs"):
+        parse_seeds("0-20000000")
+    with pytest.raises(ConfigError, match="too large"):
+        parse_seeds(str(2**63))
+    with pytest.raises(ConfigError, match="combinations"):
+        expand_grid({"a": list(range(200)), "b": list(range(200))})

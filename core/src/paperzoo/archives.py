@@ -100,13 +100,28 @@ def _extract_tar(archive: Path, dest: Path) -> None:
         tf.extractall(dest, members=members, filter="data")
 
 
+def _merge(source: Path, dest: Path) -> None:
+    """Move the tree ``source`` into ``dest`` file by file; other files in ``dest`` stay."""
+    for item in sorted(source.iterdir()):
+        target = dest / item.name
+        if item.is_dir() and not item.is_symlink():
+            if (target.exists() and not target.is_dir()) or target.is_symlink():
+                target.unlink()
+            target.mkdir(exist_ok=True)
+            _merge(item, target)
+        else:
+            if target.is_dir() and not target.is_symlink():
+                shutil.rmtree(target)
+            item.replace(target)
+
+
 def extract_archive(archive: Path, dest: Path) -> Path:
     """Extract ``archive`` (zip or tar, any compression) into ``dest`` safely.
 
     Args:
         archive: The archive file.
         dest: The directory to extract into; created if missing. Existing files
-            with the same names are replaced.
+            with the same paths as members are replaced; other files are kept.
 
     Returns:
         ``dest``.
@@ -133,13 +148,7 @@ def extract_archive(archive: Path, dest: Path) -> Path:
             raise DataError(
                 f"{archive.name} is corrupt: {exc}", hint="delete it and download it again"
             ) from exc
-        for item in sorted(staging.iterdir()):
-            target = dest / item.name
-            if target.is_dir() and not target.is_symlink():
-                shutil.rmtree(target)
-            elif target.exists() or target.is_symlink():
-                target.unlink()
-            item.replace(target)
+        _merge(staging, dest)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return dest

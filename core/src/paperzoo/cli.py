@@ -24,6 +24,7 @@ from rich.markup import escape
 from paperzoo._version import __version__
 from paperzoo.errors import ConfigError, PaperzooError
 from paperzoo.results import format_value
+from paperzoo.sweep import MAX_SEED
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -211,11 +212,10 @@ def list_(kind: str | None, as_json: bool) -> None:
 def info(name: str, as_json: bool) -> None:
     """Describe an estimator, dataset, metric, experiment or plugin."""
     from paperzoo.errors import UnknownNameError
-    from paperzoo.specs import SCALES, ExperimentSpec
 
     host = _host()
     try:
-        spec = host.find(name)
+        specs = host.find(name)
     except UnknownNameError:
         if name in {r.name for r in host.records()}:
             data = host.record(name).to_dict()
@@ -226,10 +226,18 @@ def info(name: str, as_json: bool) -> None:
                     click.echo(f"{key:>13}: {value}")
             return
         raise
-    data = spec.describe()
     if as_json:
-        _echo_json(data)
+        described = [spec.describe() for spec in specs]
+        _echo_json(described[0] if len(described) == 1 else described)
         return
+    for spec in specs:
+        _print_spec(spec)
+
+
+def _print_spec(spec: Any) -> None:
+    from paperzoo.specs import SCALES, ExperimentSpec
+
+    data = spec.describe()
     console = _console()
     console.print(f"[bold]{escape(spec.name)}[/bold] ({data['kind']} from {escape(spec.plugin)})")
     if spec.summary:
@@ -357,15 +365,17 @@ class RunFailedError(PaperzooError):
 @cli.command()
 @click.argument("experiment")
 @click.option("--scale", type=click.Choice(["smoke", "default", "paper"]), default="smoke", show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of a single run.")
-@click.option("--seeds", help="Sweep over seeds, e.g. 0-4 or 0,3,7.")
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), help="Seed of a single run (default 0).")
+@click.option("--seeds", help="Sweep over seeds, e.g. 0-4 or 0,3,7 (instead of --seed).")
 @click.option(
     "--set", "sets", multiple=True, metavar="KEY=VALUE", help="Override a setting; KEY=v1,v2 sweeps."
 )
 @click.option(
     "--executor", "executor_name", default="local", show_default=True, help="Executor for the runs."
 )
-@click.option("--workers", type=int, default=1, show_default=True, help="Parallel runs (local executor).")
+@click.option(
+    "--workers", type=click.IntRange(1), default=1, show_default=True, help="Parallel runs (local executor)."
+)
 @click.option(
     "--executor-option", "executor_options", multiple=True, metavar="KEY=VALUE", help="Executor option."
 )
@@ -373,7 +383,7 @@ class RunFailedError(PaperzooError):
 def run(
     experiment: str,
     scale: str,
-    seed: int,
+    seed: int | None,
     seeds: str | None,
     sets: tuple[str, ...],
     executor_name: str,
@@ -382,8 +392,12 @@ def run(
     as_json: bool,
 ) -> None:
     """Run an experiment (or a sweep of seeds and settings)."""
+    if seed is not None and seeds is not None:
+        raise ConfigError(
+            "--seed and --seeds were both given", hint="use --seeds for a sweep, --seed for one run"
+        )
     host = _host()
-    requests = _plan(host, experiment, scale, seed, seeds, sets)
+    requests = _plan(host, experiment, scale, seed or 0, seeds, sets)
     options: dict[str, Any] = _parse_options(executor_options)
     if workers != 1:
         options["workers"] = workers
@@ -413,8 +427,8 @@ def run(
 @cli.command()
 @click.option("--scale", type=click.Choice(["smoke", "default", "paper"]), default="smoke", show_default=True)
 @click.option("--plugin", "plugin_ids", multiple=True, help="Only this plugin's experiments (repeatable).")
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--workers", type=int, default=1, show_default=True, help="Parallel runs.")
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True)
+@click.option("--workers", type=click.IntRange(1), default=1, show_default=True, help="Parallel runs.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Report directory.")
 @click.option("--report/--no-report", default=True, show_default=True, help="Write the report afterwards.")
 def reproduce(

@@ -135,17 +135,23 @@ def _candidates(file: DataFile, resolver: Resolver | None) -> Iterable[tuple[str
 def locate(file: DataFile, *, resolver: Resolver | None = None) -> Path | None:
     """Return a verified local copy of ``file`` without downloading, or ``None``.
 
+    Every candidate is tried in order; a corrupt copy does not hide a good one later.
+
     Raises:
-        DataError: a copy exists but its checksum is wrong.
+        DataError: copies exist but none matches the checksum.
     """
+    corrupt: list[str] = []
     for where, candidate in _candidates(file, resolver):
         if candidate.is_file():
-            if not _matches(candidate, file.sha256):
-                raise DataError(
-                    f"{candidate} ({where}) does not match its sha256 {file.sha256[:12]}…",
-                    hint="the file is corrupt or a different version; delete it and fetch again",
-                )
-            return candidate
+            if _matches(candidate, file.sha256):
+                return candidate
+            corrupt.append(f"{candidate} ({where})")
+    if corrupt:
+        raise DataError(
+            f"{corrupt[0]} does not match its sha256 {file.sha256[:12]}…"
+            + (f" (nor do {len(corrupt) - 1} other copies)" if len(corrupt) > 1 else ""),
+            hint="the file is corrupt or a different version; delete it and fetch again",
+        )
     return None
 
 
@@ -217,6 +223,7 @@ def _download(
     progress: Callable[[int, int | None], None] | None,
 ) -> None:
     """Download ``url`` to ``target`` through a temporary file, verified."""
+    import http.client
     import urllib.error
     import urllib.request
 
@@ -226,7 +233,7 @@ def _download(
         digest = hashlib.sha256()
         request = urllib.request.Request(url, headers={"User-Agent": "paperzoo"})
         try:
-            with urllib.request.urlopen(request, timeout=60) as response, os.fdopen(fd, "wb") as out:
+            with os.fdopen(fd, "wb") as out, urllib.request.urlopen(request, timeout=60) as response:
                 total = response.headers.get("Content-Length")
                 total_int = int(total) if total and total.isdigit() else None
                 done = 0
@@ -236,7 +243,7 @@ def _download(
                     done += len(chunk)
                     if progress is not None:
                         progress(done, total_int)
-        except (urllib.error.URLError, OSError, ValueError) as exc:
+        except (urllib.error.URLError, http.client.HTTPException, OSError, ValueError) as exc:
             reason = getattr(exc, "reason", exc)
             raise DataError(
                 f"cannot download {url}: {reason}",

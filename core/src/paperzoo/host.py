@@ -195,7 +195,11 @@ class Hooks:
     def resolve_data_path(self, *, name: str) -> Path | None:
         """Ask plugins where data file ``name`` is (first answer wins)."""
         found = self._first_result("paperzoo_resolve_data_path", name=name)
-        return None if found is None else Path(found)
+        try:
+            return None if found is None else Path(found)
+        except TypeError:
+            log.warning("paperzoo_resolve_data_path returned %r for %s, not a path; ignored", found, name)
+            return None
 
     def register_commands(self, *, cli: click.Group) -> list[str]:
         """Let each plugin add subcommands to ``cli``.
@@ -299,8 +303,10 @@ class PluginHost:
         self._records[record.name] = record
         try:
             self.pm.register(get(), name=record.name)
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:  # a plugin calling sys.exit must not end the host
             record.state, record.reason = "failed", _why(exc)
+            if self.pm.has_plugin(record.name):  # older pluggy leaves half-registered plugins
+                self.pm.unregister(name=record.name)
             return
         record.state = "loaded"
 
@@ -316,10 +322,19 @@ class PluginHost:
                         "paperzoo: upgrade it, or mark the hook optionalhook=True)",
                     )
 
+    def _record_of(self, name: str) -> PluginRecord:
+        """The record of ``name``; plugins registered by other plugins get one on first sight."""
+        record = self._records.get(name)
+        if record is None:
+            plugin = self.pm.get_plugin(name)
+            module = getattr(plugin, "__name__", type(plugin).__module__)
+            record = self._records[name] = PluginRecord(name=name, module=module, state="loaded")
+        return record
+
     def fail(self, name: str, reason: str) -> None:
         """Mark plugin ``name`` failed and withdraw its hooks and registrations."""
-        record = self._records.get(name)
-        if record is None or record.state == "failed":
+        record = self._record_of(name)
+        if record.state == "failed":
             return
         record.state, record.reason = "failed", reason
         log.warning("plugin %s failed: %s", name, reason)
@@ -342,7 +357,7 @@ class PluginHost:
             self._info_done = True
             for plugin_name, info in self.call_each("paperzoo_plugin_info"):
                 if isinstance(info, PluginInfo):
-                    self._records[plugin_name].info = info
+                    self._record_of(plugin_name).info = info
                 else:
                     self.fail(
                         plugin_name,
@@ -436,16 +451,18 @@ class PluginHost:
             for spec in registrar.specs:
                 registry.add(spec)
 
-    def find(self, name: str) -> Spec:
-        """The estimator, dataset, metric or experiment called ``name``.
+    def find(self, name: str) -> list[Spec]:
+        """Everything called ``name``: estimators, datasets, metrics, experiments...
+
+        Names are unique within a kind; an experiment and the dataset it uses may
+        share one.
 
         Raises:
             UnknownNameError: nothing has that name; the hint names close ones.
         """
-        for registry in self._registries:
-            if name in registry:
-                spec: Spec = registry.get(name)
-                return spec
+        found: list[Spec] = [registry.get(name) for registry in self._registries if name in registry]
+        if found:
+            return found
         every = [n for registry in self._registries for n in registry.names()]
         raise UnknownNameError(
             f"nothing is called {name!r}", hint=suggest(name, every) or "see 'paperzoo list'"

@@ -21,6 +21,7 @@ import math
 import os
 import platform
 import secrets
+import shutil
 import signal
 import threading
 import time
@@ -31,7 +32,7 @@ from pathlib import Path
 from types import FrameType, MappingProxyType
 from typing import IO, TYPE_CHECKING, Any, TypeVar
 
-from paperzoo.errors import ConfigError, PaperzooError, ResultError
+from paperzoo.errors import ConfigError, PaperzooError, ResultError, StoreError
 from paperzoo.paths import runs_dir, store_path
 from paperzoo.results import Artifact, Result
 from paperzoo.specs import SCALES, ExperimentSpec
@@ -325,7 +326,13 @@ def execute(
     settings = {**spec.settings_for(request.scale), **request.overrides}
     run_id = new_run_id(spec.name)
     directory = runs_dir() / run_id
-    directory.mkdir(parents=True)
+    try:
+        directory.mkdir(parents=True)
+    except OSError as exc:
+        raise StoreError(
+            f"cannot create the run directory {directory}: {exc.strerror}",
+            hint="set PAPERZOO_HOME to a writable directory",
+        ) from None
     record = RunRecord(
         id=run_id,
         experiment=spec.name,
@@ -351,8 +358,12 @@ def execute(
         "platform": platform.platform(),
         "versions": record.versions,
     }
-    write_json_atomic(directory / "config.json", config)
-    store.start(record)
+    try:
+        write_json_atomic(directory / "config.json", config)
+        store.start(record)
+    except BaseException:
+        shutil.rmtree(directory, ignore_errors=True)  # nothing ran: leave no orphan directory
+        raise
     run = Run(
         id=run_id,
         spec=spec,
@@ -381,7 +392,7 @@ def execute(
             store.succeed(run_id, result)
     except BaseException as exc:
         run.close()
-        error = f"{type(exc).__name__}: {exc}"
+        error = f"{type(exc).__name__}: {exc.message if isinstance(exc, PaperzooError) else exc}"
         (directory / "error.txt").write_text(traceback.format_exc(), encoding="utf-8")
         store.fail(run_id, error)
         host.hooks.on_run_error(run=run, error=exc)

@@ -57,19 +57,24 @@ class Database:
             StoreError: the file cannot be opened, is corrupt or too new.
         """
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None)
+            if write:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                conn = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None)
+            else:  # readers never write, so a read-only directory or file is fine
+                conn = self._open_read_only()
         except (sqlite3.Error, OSError) as exc:
             raise StoreError(
                 f"cannot open the {self.what} {self.path}: {exc}",
-                hint="check PAPERZOO_HOME points at a writable local directory",
+                hint="check PAPERZOO_HOME points at a local directory you can write to",
             ) from exc
         conn.row_factory = sqlite3.Row
         try:
             conn.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
             conn.execute("PRAGMA foreign_keys = ON")
-            if not self._ready:
+            if write and not self._ready:
                 self._migrate(conn)
+            elif not write:
+                self._check_version(conn)
             if write:
                 conn.execute("BEGIN IMMEDIATE")
                 try:
@@ -81,19 +86,38 @@ class Database:
             else:
                 yield conn
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.what} {self.path} failed: {exc}", hint=self.hint) from exc
+            text = str(exc)
+            permission = any(w in text for w in ("readonly", "read-only", "unable to open", "permission"))
+            hint = "check the permissions of the file and of PAPERZOO_HOME" if permission else self.hint
+            raise StoreError(f"{self.what} {self.path} failed: {exc}", hint=hint) from exc
         finally:
             conn.close()
 
-    def _migrate(self, conn: sqlite3.Connection) -> None:
-        conn.execute("PRAGMA journal_mode = WAL")
-        found = conn.execute("PRAGMA user_version").fetchone()[0]
+    def _open_read_only(self) -> sqlite3.Connection:
+        uri = self.path.resolve().as_uri()
+        conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=self.timeout, isolation_level=None)
+        try:
+            conn.execute("PRAGMA user_version")
+        except sqlite3.OperationalError:
+            # WAL readers need the -shm file; on a read-only file system nobody can be writing,
+            # so reading the file as immutable is safe
+            conn.close()
+            conn = sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, isolation_level=None)
+        return conn
+
+    def _check_version(self, conn: sqlite3.Connection) -> int:
+        found: int = conn.execute("PRAGMA user_version").fetchone()[0]
         if found > self.version:
             raise StoreError(
                 f"{self.what} {self.path} has schema {found}, newer than this paperzoo understands "
                 f"({self.version})",
                 hint="upgrade paperzoo",
             )
+        return found
+
+    def _migrate(self, conn: sqlite3.Connection) -> None:
+        conn.execute("PRAGMA journal_mode = WAL")
+        found = self._check_version(conn)
         if found < self.version:
             conn.execute("BEGIN IMMEDIATE")
             for statement in self.schema.split(";"):

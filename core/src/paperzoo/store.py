@@ -246,7 +246,7 @@ class ResultsStore:
                 "SELECT id, pid FROM runs WHERE status = 'running' AND host = ?", (host,)
             ).fetchall()
         dead = [r["id"] for r in rows if r["pid"] is not None and not _pid_alive(r["pid"])]
-        if dead:
+        if dead and os.access(self.path, os.W_OK) and os.access(self.path.parent, os.W_OK):
             with self._connect(write=True) as conn:
                 conn.executemany(
                     "UPDATE runs SET status = 'failed', ended = ?, error = ? "

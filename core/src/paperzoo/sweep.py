@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -19,6 +20,11 @@ from paperzoo.errors import ConfigError
 from paperzoo.registry import suggest
 
 __all__ = ["coerce", "expand_grid", "parse_assignments", "parse_seeds"]
+
+MAX_SEED = 2**63 - 1
+"""Largest seed (SQLite stores seeds as 64-bit integers)."""
+MAX_RUNS = 10_000
+"""Largest sweep ``paperzoo run`` expands."""
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
@@ -31,6 +37,7 @@ def parse_seeds(text: str) -> list[int]:
         ConfigError: not a list of non-negative integers and ranges.
     """
     seeds: list[int] = []
+    total = 0
     for part in text.split(","):
         part = part.strip()
         match = re.fullmatch(r"(\d+)(?:\s*-\s*(\d+))?", part)
@@ -40,6 +47,11 @@ def parse_seeds(text: str) -> list[int]:
         hi = int(match.group(2)) if match.group(2) is not None else lo
         if hi < lo:
             raise ConfigError(f"invalid seed range {part!r}", hint="write low-high, e.g. '0-4'")
+        if hi > MAX_SEED:
+            raise ConfigError(f"seed {hi} is too large", hint=f"seeds go up to {MAX_SEED}")
+        total += hi - lo + 1
+        if total > MAX_RUNS:
+            raise ConfigError(f"seeds {text!r} make more than {MAX_RUNS} runs", hint="sweep fewer seeds")
         seeds.extend(range(lo, hi + 1))
     if len(set(seeds)) != len(seeds):
         raise ConfigError(f"seeds {text!r} repeat a seed", hint="list each seed once")
@@ -64,13 +76,17 @@ def coerce(key: str, raw: str, default: Any) -> Any:
         if isinstance(default, int):
             return int(text)
         if isinstance(default, float):
-            return float(text)
+            return _finite(float(text))
         if isinstance(default, (list, tuple, dict)):
+            item_default = default[0] if isinstance(default, (list, tuple)) and default else None
             if text.startswith(("[", "{")):
-                value = json.loads(text)
+                value = _finite(json.loads(text))
+                if isinstance(value, list) and item_default is not None:
+                    value = [coerce(key, json.dumps(item), item_default) for item in value]
             else:
-                item_default = default[0] if isinstance(default, (list, tuple)) and default else ""
-                value = [coerce(key, item, item_default) for item in _split(text)]
+                value = [
+                    coerce(key, item, "" if item_default is None else item_default) for item in _split(text)
+                ]
             if isinstance(default, tuple) and isinstance(value, list):
                 value = tuple(value)
             if not isinstance(value, type(default)):
@@ -78,15 +94,30 @@ def coerce(key: str, raw: str, default: Any) -> Any:
             return value
         if default is None:
             try:
-                return json.loads(text)
+                return _finite(json.loads(text))
             except json.JSONDecodeError:
                 return text
         return text.replace("\\,", ",")
+    except ConfigError:
+        raise
     except (ValueError, json.JSONDecodeError) as exc:
         raise ConfigError(
             f"invalid value {raw!r} for setting {key!r}: {exc}",
             hint=f"{key} takes {_describe(default)}, like its default {default!r}",
         ) from None
+
+
+def _finite(value: Any) -> Any:
+    """``value``, unless it is or holds NaN or infinity (not valid in run configs)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError("NaN and infinity are not allowed")
+    if isinstance(value, list):
+        for item in value:
+            _finite(item)
+    if isinstance(value, dict):
+        for item in value.values():
+            _finite(item)
+    return value
 
 
 def _describe(default: Any) -> str:
@@ -145,4 +176,9 @@ def parse_assignments(
 def expand_grid(values: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
     """Cartesian product: ``{"a": [1, 2], "b": [3]}`` → ``[{a:1,b:3}, {a:2,b:3}]``."""
     keys = list(values)
+    size = math.prod(len(v) for v in values.values())
+    if size > MAX_RUNS:
+        raise ConfigError(
+            f"the settings make {size} combinations, more than {MAX_RUNS}", hint="sweep fewer values"
+        )
     return [dict(zip(keys, combo, strict=True)) for combo in itertools.product(*values.values())]
