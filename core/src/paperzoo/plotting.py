@@ -7,18 +7,20 @@ instead of failing the run.
 
 from __future__ import annotations
 
+import sys
 from types import ModuleType
 
 __all__ = ["pyplot"]
 
 
 def pyplot() -> ModuleType | None:
-    """``matplotlib.pyplot`` with the non-interactive Agg backend, or ``None``."""
+    """``matplotlib.pyplot`` (Agg backend unless pyplot was already set up), or ``None``."""
     try:
         import matplotlib
     except ImportError:
         return None
-    matplotlib.use("Agg")
+    if "matplotlib.pyplot" not in sys.modules:  # never switch the backend of a notebook or GUI
+        matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     return plt

@@ -24,7 +24,12 @@ class _RuleContract(EstimatorContract):
         return self.rule(alpha=0.6, on_empty="drop")
 
     def fit_args(self) -> tuple[Any]:
-        return (synthetic_streams(200, 30, max_artists=10, seed=0),)
+        # integer counts with unsorted indices and explicit zeros, as users' data often is
+        W = synthetic_streams(200, 30, max_artists=10, seed=0).astype(np.int64)
+        W.data[::7] = 0
+        W.indices[W.indptr[0] : W.indptr[1]] = W.indices[W.indptr[0] : W.indptr[1]][::-1].copy()
+        W.has_sorted_indices = False
+        return (W,)
 
 
 class TestGlobalProp(_RuleContract):
@@ -102,3 +107,27 @@ def test_end_to_end_through_the_command_line(tmp_path: Path) -> None:
     assert gain["rule=GP, bots=1"] > 1
     assert np.isclose(gain["rule=UP, bots=1"], 0.7 - 1)
     assert (tmp_path / "results.sqlite").is_file()
+
+
+@pytest.mark.parametrize(
+    ("experiment", "setting", "hint"),
+    [
+        ("revdiv.synthetic", {"alphas": []}, "non-empty list of numbers in (0, 1]"),
+        ("revdiv.synthetic", {"repeats": 0}, "positive number"),
+        ("revdiv.fraud", {"bots": [0]}, "whole numbers >= 1"),
+        ("revdiv.fraud", {"alpha": 1.5}, "(0, 1]"),
+    ],
+)
+def test_bad_settings_are_one_clear_error(
+    experiment: str, setting: dict[str, Any], hint: str, tmp_path: Path
+) -> None:
+    import os
+
+    from paperzoo.errors import ConfigError
+    from paperzoo.runs import RunRequest, execute
+    from paperzoo.testing import isolated_host
+
+    os.environ["PAPERZOO_HOME"] = str(tmp_path)
+    with pytest.raises(ConfigError) as info:
+        execute(RunRequest(experiment, overrides=setting), host=isolated_host(plugin), reraise=True)
+    assert hint in (info.value.hint or "")

@@ -152,3 +152,40 @@ def test_zero_engagement_users_raise_or_are_dropped() -> None:
     assert model.payments_.sum() == pytest.approx(2.0)
     with pytest.raises(ConfigError, match="on_empty"):
         check_engagement(W, on_empty="ignore")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.float32, np.float64])
+def test_non_canonical_sparse_input_of_any_dtype_is_never_modified(dtype: type) -> None:
+    # unsorted indices, a duplicate entry and an explicit zero, in one CSR matrix
+    W = sp.csr_matrix(
+        (np.array([2, 1, 0, 3, 1], dtype=dtype), np.array([2, 0, 1, 0, 0]), np.array([0, 3, 5])), shape=(2, 3)
+    )
+    before = (W.data.copy(), W.indices.copy(), W.indptr.copy())
+    expected = UserProp().fit(W.toarray()).payments_
+    np.testing.assert_allclose(UserProp().fit(W).payments_, expected)
+    for a, b in zip(before, (W.data, W.indices, W.indptr)):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize(
+    "L", [[1e308, 1e308], [1e-300, 1e-300, 1.0], [1e150, 1.0, 1e-150], [5.0], [1.0] * 7]
+)  # fmt: skip
+@pytest.mark.parametrize("alpha", [1e-12, 0.3, 1.0])
+def test_solve_gamma_at_extreme_scales(L: list[float], alpha: float) -> None:
+    model = ScaledUserProp(alpha=alpha).fit(np.array(L)[:, None])
+    assert model.payments_.sum() == pytest.approx(alpha * len(L), rel=1e-12)
+    assert np.isfinite(model.budgets_).all()
+
+
+def test_solve_gamma_rejects_invalid_engagement() -> None:
+    with pytest.raises(ConfigError, match="at least one user"):
+        solve_gamma(np.array([]), 0.5)
+    with pytest.raises(ConfigError, match="L_i > 0"):
+        solve_gamma(np.array([1.0, 0.0]), 0.5)
+    with pytest.raises(EngagementError, match="below float64's range"):
+        UserProp().fit([[1e-310]])
+
+
+def test_dropping_users_is_reported(caplog: pytest.LogCaptureFixture) -> None:
+    UserProp(on_empty="drop").fit([[1.0], [0.0]])
+    assert "dropped 1 of 2 users with zero total engagement (rows 1)" in caplog.text

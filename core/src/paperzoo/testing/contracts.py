@@ -213,11 +213,11 @@ class DatasetContract(_PluginContract):
         assert spec.license, "dataset declares no licence"
         assert spec.homepage or spec.citation, "dataset declares neither homepage nor citation"
 
-    def test_files_have_real_urls_and_checksums(self, host: PluginHost) -> None:
+    def test_files_have_real_download_urls(self, host: PluginHost) -> None:
         spec = self._spec(host)
         for file in spec.files:
             assert file.url.startswith(("https://", "http://")), f"{file.path}: no download URL"
-            assert len(file.sha256) == 64
+            assert "example" not in file.url.split("/")[2], f"{file.path}: placeholder URL {file.url}"
 
     def test_loads_twice_identically(self, host: PluginHost) -> None:
         from paperzoo.data import locate_unverified
@@ -273,12 +273,18 @@ class ExperimentContract(_PluginContract):
         request = RunRequest(self.experiment, "smoke", seed, overrides=self.smoke_overrides)
         return execute(request, host=host, reraise=True)
 
-    def test_declares_settings_for_every_scale(self, host: PluginHost) -> None:
+    def test_declares_serialisable_settings_for_every_scale(self, host: PluginHost) -> None:
+        import json
+
         spec = self._spec(host)
         assert spec.summary, "experiment has no summary"
         for scale in SCALES:
-            settings = spec.settings_for(scale)
-            assert set(settings) == set(spec.settings)
+            try:
+                json.dumps(spec.settings_for(scale), allow_nan=False)
+            except (TypeError, ValueError) as exc:
+                raise AssertionError(
+                    f"settings at scale {scale!r} cannot be written to config.json: {exc}"
+                ) from exc
         assert spec.scales.get("smoke") or not spec.settings or spec.scales.get("paper"), (
             "smoke and paper scales are identical to default: declare scale overrides"
         )
@@ -306,8 +312,3 @@ class ExperimentContract(_PluginContract):
         rows_a = [(r.metric, r.setting, r.value) for r in a.result.rows if r.unit != "s"]
         rows_b = [(r.metric, r.setting, r.value) for r in b.result.rows if r.unit != "s"]
         assert rows_a == rows_b, "two runs with the same seed gave different numbers"
-
-    def test_rejects_unknown_setting(self, host: PluginHost) -> None:
-        request = RunRequest(self.experiment, "smoke", 0, overrides={"no_such_setting_xyz": 1})
-        with pytest.raises(ConfigError):
-            execute(request, host=host)

@@ -44,13 +44,6 @@ def _payments(rule: RevenueRule, W: Any) -> np.ndarray:
     return rule.__class__(**rule.get_params()).fit(W).payments_
 
 
-def _matrix(W: Any) -> np.ndarray | sp.lil_matrix:
-    """A private, editable copy: LIL for sparse input (large instances), else dense."""
-    if sp.issparse(W):
-        return sp.lil_matrix(W, dtype=np.float64, copy=True)
-    return np.array(W, dtype=np.float64)
-
-
 def _rows(rows: Any) -> np.ndarray | sp.csr_matrix:
     return (
         sp.csr_matrix(rows, dtype=np.float64) if sp.issparse(rows) else np.atleast_2d(np.asarray(rows, float))
@@ -88,9 +81,14 @@ def bribery_gain(rule: RevenueRule, W: Any, bribed: dict[int, Any], coalition: I
     new engagement row) are paid their fee of 1 each. Bribery-proof on this
     instance iff ``≤ 0``.
     """
-    W2 = _matrix(W)
-    for user, row in bribed.items():
-        W2[user] = np.asarray(row, dtype=np.float64)
+    users = np.asarray(list(bribed), dtype=np.int64)
+    rows = np.vstack([np.asarray(r, dtype=np.float64) for r in bribed.values()])
+    if sp.issparse(W):  # users are anonymous: replace rows by dropping them and appending the new ones
+        keep = np.setdiff1d(np.arange(W.shape[0]), users)
+        W2: Any = sp.vstack([sp.csr_matrix(W)[keep], sp.csr_matrix(rows)], format="csr")
+    else:
+        W2 = np.array(W, dtype=np.float64)
+        W2[users] = rows
     C = _coalition(coalition)
     return float(_payments(rule, W2)[C].sum() - _payments(rule, W)[C].sum() - len(bribed))
 
@@ -116,11 +114,10 @@ def monotonicity_change(rule: RevenueRule, W: Any, W_after: Any, artist: int) ->
     Raises:
         ConfigError: ``W_after`` is not such a change.
     """
-    before, after = _matrix(W), _matrix(W_after)
-    before = before.toarray() if sp.issparse(before) else before
-    after = after.toarray() if sp.issparse(after) else after
-    others = np.arange(before.shape[1]) != artist
-    if (after[:, artist] < before[:, artist]).any() or (after[:, others] > before[:, others]).any():
+    delta = sp.csc_matrix(W_after, dtype=np.float64) - sp.csc_matrix(W, dtype=np.float64)  # sparse, O(nnz)
+    column = delta[:, [artist]].toarray()
+    others = delta[:, np.flatnonzero(np.arange(delta.shape[1]) != artist)]
+    if (column < 0).any() or (others.data > 0).any():
         raise ConfigError(f"W_after must raise engagement with artist {artist} and lower it with others")
     return float(_payments(rule, W_after)[artist] - _payments(rule, W)[artist])
 
@@ -136,9 +133,13 @@ def pigou_dalton_change(
     Raises:
         ConfigError: the transfer does not meet the definition's conditions.
     """
-    after = _matrix(W)
-    after[giver, artist] -= delta
-    after[receiver, artist] += delta
+    n, m = W.shape
+    move = sp.csr_matrix(([-delta, delta], ([giver, receiver], [artist, artist])), shape=(n, m))
+    after: Any = (
+        (sp.csr_matrix(W, dtype=np.float64) + move)
+        if sp.issparse(W)
+        else np.asarray(W, float) + move.toarray()
+    )
     if not (delta > 0 and after[giver, artist] > 0 and after[receiver, artist] <= after[giver, artist] + TOL):
         raise ConfigError(
             f"moving {delta} of artist {artist} from user {giver} to {receiver} is not a Pigou–Dalton transfer",
@@ -290,7 +291,8 @@ def _try_monotonicity(rule: RevenueRule, W: np.ndarray, rng: np.random.Generator
 def _try_pigou_dalton(rule: RevenueRule, W: np.ndarray, rng: np.random.Generator) -> Violation | None:
     artist = int(rng.integers(W.shape[1]))
     column = W[:, artist]
-    giver, receiver = rng.choice(W.shape[0], size=2, replace=False)
+    a, b = rng.choice(W.shape[0], size=2, replace=False)
+    giver, receiver = (a, b) if column[a] >= column[b] else (b, a)  # the heavier listener gives
     room = (column[giver] - column[receiver]) / 2
     if room <= 0:
         return None

@@ -14,21 +14,50 @@ from paperzoo_revdiv.plugin import LASTFM_FILE
 __all__ = ["LastFM", "lastfm_hetrec", "synthetic_streams"]
 
 
-def _distinct_columns(rows: np.ndarray, m: int, rng: np.random.Generator) -> np.ndarray:
-    """For each entry of ``rows`` a column in [0, m), distinct within each row, uniform.
+def _redraw_repeats(rows: np.ndarray, m: int, rng: np.random.Generator) -> np.ndarray:
+    """Columns for the entries of ``rows`` (sorted), distinct within each row, uniform.
 
-    Draws with replacement and redraws the repeats until none is left (a handful
-    of vectorised rounds): by exchangeability each row's set is a uniform subset.
+    Draws with replacement, then redraws only the repeats, looking again only at
+    the rows that had one. By exchangeability each row's set is a uniform subset;
+    with at most m/2 draws per row a round leaves at most half as many repeats.
     """
     cols = rng.integers(0, m, size=rows.size)
-    while True:
-        key = rows.astype(np.int64) * m + cols
+    active = np.arange(rows.size)
+    while active.size:
+        key = rows[active] * m + cols[active]
         order = np.argsort(key, kind="stable")
-        repeat = np.zeros(key.size, dtype=bool)
+        repeat = np.zeros(active.size, dtype=bool)
         repeat[order[1:]] = key[order[1:]] == key[order[:-1]]
         if not repeat.any():
-            return cols
-        cols[repeat] = rng.integers(0, m, size=int(repeat.sum()))
+            break
+        cols[active[repeat]] = rng.integers(0, m, size=int(repeat.sum()))
+        active = active[np.isin(rows[active], rows[active[repeat]])]
+    return cols
+
+
+def _distinct_columns(k: np.ndarray, m: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """For row ``i``, ``k[i]`` distinct columns of [0, m) forming a uniform subset.
+
+    Rows with ``k > m/2`` draw the ``m − k`` columns they leave out instead, so no
+    row ever needs more than m/2 distinct draws.
+
+    Returns:
+        ``(rows, cols)`` of every entry.
+    """
+    ids = np.arange(k.size, dtype=np.int64)
+    dense = k > m // 2
+    rows = np.repeat(ids[~dense], k[~dense])
+    cols = _redraw_repeats(rows, m, rng)
+    if dense.any():
+        dense_ids = ids[dense]
+        left_out_rows = np.repeat(np.arange(dense_ids.size), m - k[dense])
+        left_out = _redraw_repeats(left_out_rows, m, rng)
+        keep = np.ones((dense_ids.size, m), dtype=bool)
+        keep[left_out_rows, left_out] = False
+        local, dense_cols = np.nonzero(keep)
+        rows = np.concatenate([rows, dense_ids[local]])
+        cols = np.concatenate([cols, dense_cols])
+    return rows, cols
 
 
 def synthetic_streams(
@@ -57,8 +86,7 @@ def synthetic_streams(
         raise ConfigError(f"rate must be > 0, got {rate}")
     rng = np.random.default_rng(seed)
     k = rng.integers(1, max_artists + 1, size=n_users)
-    rows = np.repeat(np.arange(n_users, dtype=np.int64), k)
-    cols = _distinct_columns(rows, n_artists, rng)
+    rows, cols = _distinct_columns(k, n_artists, rng)
     streams = rng.poisson(rate, size=rows.size).astype(np.float64)
     W = sp.csr_matrix((streams, (rows, cols)), shape=(n_users, n_artists))
     W.eliminate_zeros()

@@ -16,7 +16,7 @@ import scipy.sparse as sp
 
 from paperzoo.errors import ConfigError
 
-__all__ = ["Engagement", "EngagementError", "check_alpha", "check_engagement"]
+__all__ = ["Engagement", "EngagementError", "check_alpha", "check_engagement", "preview"]
 
 OnEmpty = Literal["raise", "drop"]
 
@@ -52,7 +52,7 @@ class Engagement:
         return int(self.W.shape[1])
 
 
-def _preview(rows: np.ndarray, limit: int = 3) -> str:
+def preview(rows: np.ndarray, limit: int = 3) -> str:
     shown = ", ".join(str(int(r)) for r in rows[:limit])
     return shown + (", ..." if rows.size > limit else "")
 
@@ -100,15 +100,21 @@ def check_engagement(W: Any, *, on_empty: OnEmpty = "raise") -> Engagement:
             hint="weights are streams or minutes: clip or fix them to be >= 0",
         )
     if (data == 0).any() or not csr.has_canonical_format:
-        if sp.issparse(W) and np.shares_memory(csr.data, W.data):
-            csr = csr.copy()  # never modify the caller's matrix
+        if sp.issparse(W):
+            csr = csr.copy()  # conversion may share indices with the caller's matrix: never modify it
         csr.sum_duplicates()
         csr.eliminate_zeros()
     L = np.asarray(csr.sum(axis=1)).ravel()
+    if not np.isfinite(L).all():
+        raise EngagementError(
+            "some users' total engagement overflows float64", hint="rescale W (e.g. to hours)"
+        )
+    if ((L > 0) & (np.finfo(np.float64).tiny > L)).any():
+        raise EngagementError("some users' total engagement is below float64's range", hint="rescale W")
     empty = np.flatnonzero(L == 0)
     if empty.size and on_empty == "raise":
         raise EngagementError(
-            f"{empty.size} users have zero total engagement (rows {_preview(empty)})",
+            f"{empty.size} users have zero total engagement (rows {preview(empty)})",
             hint="drop them or pass on_empty='drop'",
         )
     kept = np.arange(n)

@@ -77,7 +77,7 @@ def paperzoo_register_metrics(register: Callable[[MetricSpec], None]) -> None:
 def paperzoo_register_datasets(register: Callable[[DatasetSpec], None]) -> None:
     register(
         DatasetSpec(
-            "revdiv.lastfm",
+            "revdiv.lastfm-hetrec2011",
             "paperzoo_revdiv.datasets:lastfm_hetrec",
             "Last.fm HetRec 2011: 1,892 users × 17,632 artists, play counts.",
             files=(LASTFM_FILE,),

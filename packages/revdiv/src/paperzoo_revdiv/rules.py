@@ -21,12 +21,16 @@ sparse matrix (a transposed mat-vec) plus, for ScaledUserProp, an exact solve fo
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import numpy as np
 
 from paperzoo.base import BaseEstimator
-from paperzoo_revdiv.engagement import Engagement, OnEmpty, check_alpha, check_engagement
+from paperzoo.errors import ConfigError
+from paperzoo_revdiv.engagement import Engagement, OnEmpty, check_alpha, check_engagement, preview
+
+log = logging.getLogger("paperzoo")
 
 __all__ = ["RULES", "GlobalProp", "RevenueRule", "ScaledUserProp", "UserEq", "UserProp", "solve_gamma"]
 
@@ -63,6 +67,12 @@ class RevenueRule(BaseEstimator):
         """Divide revenue over the engagement matrix ``W`` (users × artists)."""
         alpha = check_alpha(self.alpha)
         E = check_engagement(W, on_empty=self.on_empty)
+        if E.n_dropped:
+            dropped = np.setdiff1d(np.arange(E.n_users + E.n_dropped), E.kept)
+            log.warning(
+                "%s dropped %d of %d users with zero total engagement (rows %s)",
+                type(self).__name__, E.n_dropped, E.n_users + E.n_dropped, preview(dropped),
+            )  # fmt: skip
         budgets = self.budgets(E, alpha)
         self.budgets_ = budgets
         self.payments_ = self.split(E, budgets)
@@ -119,8 +129,20 @@ def solve_gamma(L: np.ndarray, alpha: float) -> float:
         L: Total engagement per user, all ``> 0``.
         alpha: Share paid out, in (0, 1].
     """
+    scaled, scale = _solve_scaled(L, alpha)
+    return scaled / scale
+
+
+def _solve_scaled(L: np.ndarray, alpha: float) -> tuple[float, float]:
+    """``(γ·s, s)`` with ``s`` the power of two just below ``max L``: γ in units of ``L/s``."""
     L = np.asarray(L, dtype=np.float64)
     n = L.size
+    if n == 0 or not np.isfinite(L).all() or (L <= 0).any():
+        raise ConfigError("solve_gamma needs at least one user and finite engagement L_i > 0")
+    scale = float(np.ldexp(1.0, np.frexp(L.max())[1] - 1))  # a power of two: L / scale is exact
+    L = L / scale  # in (0, 2)
+    if L.min() == 0.0:
+        raise ConfigError("engagement spans more than 300 orders of magnitude; rescale it")
     target = alpha * n
     asc = np.sort(L)
     desc = asc[::-1]
@@ -129,9 +151,13 @@ def solve_gamma(L: np.ndarray, alpha: float) -> float:
     rest = np.concatenate((np.cumsum(asc)[::-1], [0.0]))
     # f at breakpoint b_k = 1/desc[k]: users 0..k capped, the others contribute L_i/desc[k]
     at_breakpoints = np.arange(1, n + 1) + rest[1:] / desc
-    k = min(int(np.searchsorted(at_breakpoints, target * (1 - 1e-12), side="left")), n - 1)
+    k = min(int(np.searchsorted(at_breakpoints, target, side="left")), n - 1)
     # on [b_{k-1}, b_k] exactly the k largest users are capped: f(γ) = k + γ rest[k]
-    return float((target - k) / rest[k])
+    gamma = (target - k) / rest[k]
+    # one Newton step against the pairwise-summed f removes the cumulative sum's rounding
+    uncapped = gamma * L < 1.0
+    gamma += (target - np.minimum(gamma * L, 1.0).sum()) / L[uncapped].sum() if uncapped.any() else 0.0
+    return float(gamma), scale
 
 
 class ScaledUserProp(RevenueRule):
@@ -150,9 +176,9 @@ class ScaledUserProp(RevenueRule):
     name = "SCUP"
 
     def budgets(self, E: Engagement, alpha: float) -> np.ndarray:
-        gamma = solve_gamma(E.L, alpha)
-        scaled = gamma * E.L
-        self.gamma_ = gamma
+        gamma_scaled, scale = _solve_scaled(E.L, alpha)
+        scaled = gamma_scaled * (E.L / scale)
+        self.gamma_ = gamma_scaled / scale
         self.capped_ = scaled >= 1.0
         return np.minimum(scaled, 1.0)
 
