@@ -141,10 +141,12 @@ def test_dependencies_follow_the_framework(
 
 
 def test_shared_kind_has_no_paper_notes(root: Path, catalog: ModuleType) -> None:
-    done = new_plugin(root, "llm", "--framework", "python", "--title", "LLM backends", "--kind", "shared")
+    done = new_plugin(
+        root, "shared-x", "--framework", "python", "--title", "LLM backends", "--kind", "shared"
+    )
     assert done.returncode == 0, done.stderr
     with open(root / "plugins.toml", "rb") as fh:
-        entry = tomllib.load(fh)["plugins"]["llm"]
+        entry = tomllib.load(fh)["plugins"]["shared-x"]
     assert entry["kind"] == "shared"
     assert "notes" not in entry
     assert catalog.check(root) == []

@@ -152,8 +152,7 @@ class PaperzooGroup(click.Group):
 @click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
 def cli(debug: bool) -> None:
     """paperzoo: ICML 2025 papers as plugins. Reproduce, compare, apply."""
-    if debug:
-        os.environ["PAPERZOO_DEBUG"] = "1"
+    # --debug is read by main() before parsing, so that it also covers parsing errors
 
 
 # ------------------------------------------------------------------- plugins

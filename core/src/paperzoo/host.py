@@ -397,7 +397,9 @@ class PluginHost:
 
     # --------------------------------------------------------------- registries
 
-    def registry(self, hook_name: str, spec_type: type[S], kind: str) -> Registry[S]:
+    def registry(
+        self, hook_name: str, spec_type: type[S], kind: str, *, listing: str | None = None
+    ) -> Registry[S]:
         """The registry filled by registration hook ``hook_name``, created on first use.
 
         For registration hooks that plugins add with ``paperzoo_addhooks`` (such as
@@ -408,6 +410,7 @@ class PluginHost:
             hook_name: The hook, e.g. ``"paperzoo_llm_backends"``.
             spec_type: The :class:`~paperzoo.specs.Spec` subclass it registers.
             kind: What the specs are called in messages, e.g. ``"LLM backend"``.
+            listing: The command that lists them, for hints (``"paperzoo llm backends"``).
         """
         existing = self._by_hook.get(hook_name)
         if existing is None:
@@ -417,15 +420,17 @@ class PluginHost:
                     f"no hook {hook_name!r}",
                     hint="the plugin that adds it is not installed or failed to load",
                 )
-            existing = self._by_hook[hook_name] = self._registry(kind, spec_type, hook_name)
+            existing = self._by_hook[hook_name] = self._registry(kind, spec_type, hook_name, listing=listing)
         if existing.spec_type is not spec_type:
             raise ConfigError(
                 f"registry {hook_name!r} holds {existing.spec_type.__name__}, not {spec_type.__name__}"
             )
         return existing
 
-    def _registry(self, kind: str, spec_type: type[S], hook_name: str) -> Registry[S]:
-        registry: Registry[S] = Registry(kind, spec_type, lambda r: self._fill(r, hook_name))
+    def _registry(
+        self, kind: str, spec_type: type[S], hook_name: str, *, listing: str | None = None
+    ) -> Registry[S]:
+        registry: Registry[S] = Registry(kind, spec_type, lambda r: self._fill(r, hook_name), listing=listing)
         self._registries.append(registry)
         return registry
 

@@ -30,10 +30,19 @@ class Registry(Generic[S]):
         kind: ``"estimator"``, ``"dataset"``, ``"metric"`` or ``"experiment"``.
         spec_type: The spec class accepted.
         fill: Called once, on first access, to run the registration hooks.
+        listing: The command that lists them, for hints (default ``paperzoo list <kind>s``).
     """
 
-    def __init__(self, kind: str, spec_type: type[S], fill: Callable[[Registry[S]], None]) -> None:
+    def __init__(
+        self,
+        kind: str,
+        spec_type: type[S],
+        fill: Callable[[Registry[S]], None],
+        *,
+        listing: str | None = None,
+    ) -> None:
         self.kind = kind
+        self.listing = listing or f"paperzoo list {kind}s"
         self.spec_type = spec_type
         self._filler = fill
         self._fill: Callable[[Registry[S]], None] | None = fill
@@ -87,7 +96,7 @@ class Registry(Generic[S]):
         try:
             return self._specs[name]
         except KeyError:
-            hint = suggest(name, self.names()) or f"see 'paperzoo list {self.kind}s'"
+            hint = suggest(name, self.names()) or f"see '{self.listing}'"
             raise UnknownNameError(f"unknown {self.kind} {name!r}", hint=hint) from None
 
     def names(self) -> list[str]:

@@ -53,9 +53,16 @@ class Database:
     def connect(self, *, write: bool) -> Iterator[sqlite3.Connection]:
         """A connection; with ``write``, inside one ``BEGIN IMMEDIATE`` transaction.
 
+        Reading a file that does not exist yet, or whose schema another process is
+        still creating, reads an empty database (and creates no file).
+
         Raises:
             StoreError: the file cannot be opened, is corrupt or too new.
         """
+        if not write and not self.path.exists():
+            with self._empty() as conn:
+                yield conn
+            return
         try:
             if write:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -73,8 +80,11 @@ class Database:
             conn.execute("PRAGMA foreign_keys = ON")
             if write and not self._ready:
                 self._migrate(conn)
-            elif not write:
-                self._check_version(conn)
+            elif not write and self._check_version(conn) < self.version:
+                conn.close()
+                with self._empty() as empty:
+                    yield empty
+                return
             if write:
                 conn.execute("BEGIN IMMEDIATE")
                 try:
@@ -90,6 +100,17 @@ class Database:
             permission = any(w in text for w in ("readonly", "read-only", "unable to open", "permission"))
             hint = "check the permissions of the file and of PAPERZOO_HOME" if permission else self.hint
             raise StoreError(f"{self.what} {self.path} failed: {exc}", hint=hint) from exc
+        finally:
+            conn.close()
+
+    @contextmanager
+    def _empty(self) -> Iterator[sqlite3.Connection]:
+        """An in-memory database with the schema and no rows."""
+        conn = sqlite3.connect(":memory:")
+        conn.row_factory = sqlite3.Row
+        conn.executescript(self.schema)
+        try:
+            yield conn
         finally:
             conn.close()
 

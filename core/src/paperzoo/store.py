@@ -157,18 +157,8 @@ class ResultsStore:
 
     @contextmanager
     def _connect(self, *, write: bool) -> Iterator[sqlite3.Connection]:
-        if write or self.path.exists():
-            with self._db.connect(write=write) as conn:
-                yield conn
-            return
-        # reading a store that does not exist yet: an empty in-memory one, no file created
-        conn = sqlite3.connect(":memory:")
-        conn.row_factory = sqlite3.Row
-        conn.executescript(_SCHEMA)
-        try:
+        with self._db.connect(write=write) as conn:
             yield conn
-        finally:
-            conn.close()
 
     # ------------------------------------------------------------------- writes
 

@@ -77,7 +77,9 @@ def test_cli_backends_and_chat(host: PluginHost, capsys: pytest.CaptureFixture[s
     with pytest.raises(SystemExit) as exit_info:
         main(["llm", "chat", "nobody:x", "hi"])
     assert exit_info.value.code == 2
-    assert "unknown LLM backend 'nobody'" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "unknown LLM backend 'nobody'" in err
+    assert "paperzoo llm backends" in err
 
 
 def _free_port() -> int:

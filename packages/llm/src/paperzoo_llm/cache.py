@@ -57,8 +57,6 @@ class ResponseCache:
 
     def get(self, key: str) -> ChatResponse | None:
         """The stored response for ``key``, marked ``cached``, or ``None``."""
-        if not self.path.exists():
-            return None
         with self._db.connect(write=False) as conn:
             row = conn.execute("SELECT response FROM responses WHERE key = ?", (key,)).fetchone()
         return None if row is None else ChatResponse.from_dict(json.loads(row["response"]), cached=True)
@@ -80,7 +78,5 @@ class ResponseCache:
             )
 
     def __len__(self) -> int:
-        if not self.path.exists():
-            return 0
         with self._db.connect(write=False) as conn:
             return int(conn.execute("SELECT COUNT(*) FROM responses").fetchone()[0])

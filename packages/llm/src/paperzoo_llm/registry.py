@@ -30,7 +30,7 @@ class BackendSpec(Spec):
 
 def backends(host: PluginHost | None = None) -> Registry[BackendSpec]:
     """Every registered backend (``scripted``, ``openai``, ``transformers`` and plugins')."""
-    return (host or get_host()).registry(HOOK, BackendSpec, "LLM backend")
+    return (host or get_host()).registry(HOOK, BackendSpec, "LLM backend", listing="paperzoo llm backends")
 
 
 def parse_backend(spec: str) -> tuple[str, str | None]:
