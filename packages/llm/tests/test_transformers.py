@@ -31,10 +31,13 @@ def test_resolve_model_errors(tmp_path: object) -> None:
 
 @needs_smollm2
 def test_token_counts_agree_with_the_models_tokenizer(smollm2: TransformersBackend) -> None:
+    # SmolLM2's GPT-2-style BPE: these counts are properties of its vocabulary
+    assert smollm2.count_tokens("Hello world, how are you?") == 7
+    assert smollm2.count_tokens("") == 0
     text = "Fraud-proof revenue division, in 2025: ScaledUserProp!"
     ids = smollm2.tokenizer(text, add_special_tokens=False)["input_ids"]
-    assert smollm2.count_tokens(text) == len(ids)
     assert smollm2.tokenizer.decode(ids) == text
+    assert smollm2.count_tokens(text) == len(ids)
 
 
 @needs_smollm2
@@ -56,9 +59,13 @@ def test_smollm2_answers_offline(smollm2: TransformersBackend) -> None:
 @needs_smollm2
 @pytest.mark.slow
 def test_sampling_is_reproducible_with_a_seed_and_stops(smollm2: TransformersBackend) -> None:
-    kwargs = {"temperature": 0.9, "n": 2, "seed": 3, "max_tokens": 8}
-    first = smollm2.chat("Name a colour.", **kwargs)
-    assert first.texts == smollm2.chat("Name a colour.", **kwargs).texts
+    kwargs = {"temperature": 1.0, "n": 2, "max_tokens": 12}
+    first = smollm2.chat("Write a random word.", seed=3, **kwargs)
+    assert first.texts == smollm2.chat("Write a random word.", seed=3, **kwargs).texts
+    others = [smollm2.chat("Write a random word.", seed=seed, **kwargs).texts for seed in (4, 5)]
+    unseeded = [smollm2.chat("Write a random word.", **kwargs).texts for _ in range(3)]
+    assert any(o != first.texts for o in others)
+    assert len({tuple(u) for u in unseeded}) > 1  # unseeded calls draw new samples
     counted = smollm2.chat(
         "Count from 1 to 9, separated by commas.", temperature=0, max_tokens=40, stop=["4"]
     )
@@ -68,9 +75,21 @@ def test_sampling_is_reproducible_with_a_seed_and_stops(smollm2: TransformersBac
 
 @needs_smollm2
 @pytest.mark.slow
-def test_logprobs_score_likely_text_higher(smollm2: TransformersBackend) -> None:
-    likely = smollm2.logprobs("The capital of France is Paris.", top_k=3)
-    unlikely = smollm2.logprobs("The capital of France is Banana.", top_k=3)
-    assert len(likely) == smollm2.count_tokens("The capital of France is Paris.") - 1
-    assert all(len(t.top) == 3 and t.top[0][1] >= t.logprob - 1e-6 for t in likely)
-    assert likely[-2].logprob > unlikely[-2].logprob  # " Paris" vs " Banana"
+def test_logprobs_match_a_manual_forward_pass(smollm2: TransformersBackend) -> None:
+    import torch
+
+    text = "The capital of France is Paris."
+    scored = smollm2.logprobs(text, top_k=3)
+    ids = smollm2.tokenizer(text, return_tensors="pt")["input_ids"]
+    with torch.inference_mode():
+        logits = smollm2.load()(ids).logits[0].double()
+    manual = torch.log_softmax(logits, dim=-1)
+    assert len(scored) == ids.shape[1] - 1
+    for position, token in enumerate(scored):
+        assert token.token_id == int(ids[0, position + 1])
+        assert token.logprob == pytest.approx(float(manual[position, token.token_id]), abs=1e-4)
+        best = torch.topk(manual[position], 3)
+        assert [t for t, _ in token.top] == [smollm2.tokenizer.decode([int(i)]) for i in best.indices]
+    unlikely = smollm2.logprobs("The capital of France is Banana.")
+    assert scored[-2].logprob > unlikely[-2].logprob  # " Paris" vs " Banana"
+    assert smollm2.logprobs("") == []

@@ -10,6 +10,7 @@ concurrency, so that every backend behaves the same.
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
@@ -62,7 +63,9 @@ class LLMBackend(ABC):
         self.cache = ResponseCache(cache) if isinstance(cache, (str, Path)) else cache
         self.meter = meter
         self.max_concurrency = max_concurrency
-        self._semaphores: dict[int, asyncio.Semaphore] = {}
+        self._slots = threading.BoundedSemaphore(max_concurrency)
+        self._pool: ThreadPoolExecutor | None = None
+        self._pool_lock = threading.Lock()
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(model={self.model!r})"
@@ -100,7 +103,9 @@ class LLMBackend(ABC):
         params = ChatParams(
             n, temperature, top_p, max_tokens, tuple([stop] if isinstance(stop, str) else stop or ()), seed
         )
-        key = cache_key(self.name, self.model, conversation, params) if self.cache is not None else ""
+        key = ""
+        if self.cache is not None:
+            key = cache_key(self.name, self.model, conversation, params, self.cache_identity())
         response = self.cache.get(key) if self.cache is not None else None
         if response is None:
             start = time.perf_counter()
@@ -123,20 +128,41 @@ class LLMBackend(ABC):
     def _chat(self, messages: list[Message], params: ChatParams) -> ChatResponse:
         """Produce exactly ``params.n`` completions (validated inputs, no cache)."""
 
+    def cache_identity(self) -> dict[str, Any]:
+        """What, beyond backend name and model, decides the answer (part of the cache key).
+
+        Backends override it: the server URL, the model file, the scripted policy.
+        """
+        return {}
+
+    def _bounded_chat(self, messages: Conversation, params: dict[str, Any]) -> ChatResponse:
+        with self._slots:  # shared by achat and batch: never more than max_concurrency calls
+            return self.chat(messages, **params)
+
+    def _executor(self) -> ThreadPoolExecutor:
+        with self._pool_lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(
+                    self.max_concurrency, thread_name_prefix=f"paperzoo-{self.name}"
+                )
+            return self._pool
+
     async def achat(self, messages: Conversation, **params: Any) -> ChatResponse:
-        """:meth:`chat` without blocking the event loop; at most ``max_concurrency`` at once."""
+        """:meth:`chat` without blocking the event loop; at most ``max_concurrency`` at once.
+
+        The calls run on the backend's own pool of ``max_concurrency`` threads, so
+        the bound holds across event loops, together with :meth:`batch`, and for
+        callers that were cancelled while their call was still running.
+        """
         loop = asyncio.get_running_loop()
-        semaphore = self._semaphores.setdefault(id(loop), asyncio.Semaphore(self.max_concurrency))
-        async with semaphore:
-            return await asyncio.to_thread(self.chat, messages, **params)
+        return await loop.run_in_executor(self._executor(), self._bounded_chat, messages, params)
 
     def batch(self, conversations: Iterable[Conversation], **params: Any) -> list[ChatResponse]:
         """:meth:`chat` over many conversations, ``max_concurrency`` at a time, in order."""
         items = list(conversations)
         if self.max_concurrency == 1 or len(items) <= 1:
             return [self.chat(c, **params) for c in items]
-        with ThreadPoolExecutor(max_workers=self.max_concurrency) as pool:
-            return list(pool.map(lambda c: self.chat(c, **params), items))
+        return list(self._executor().map(lambda c: self._bounded_chat(c, params), items))
 
     # ----------------------------------------------------------------- other
 
@@ -159,8 +185,12 @@ class LLMBackend(ABC):
             hint="use a local backend, e.g. transformers:smollm2",
         )
 
-    def close(self) -> None:  # noqa: B027 - optional for subclasses
-        """Release resources (connections, models)."""
+    def close(self) -> None:
+        """Release resources (threads, connections, models)."""
+        with self._pool_lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
 
     def __enter__(self) -> LLMBackend:
         return self

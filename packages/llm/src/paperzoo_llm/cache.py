@@ -11,8 +11,9 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from paperzoo.sqlite import Database
 from paperzoo_llm.chat import ChatParams, ChatResponse, Message
@@ -31,13 +32,27 @@ CREATE TABLE IF NOT EXISTS responses (
 """
 
 
-def cache_key(backend: str, model: str, messages: Sequence[Message], params: ChatParams) -> str:
-    """sha256 of the canonical JSON of everything that determines the answer."""
+def cache_key(
+    backend: str,
+    model: str,
+    messages: Sequence[Message],
+    params: ChatParams,
+    identity: Mapping[str, Any] | None = None,
+) -> str:
+    """sha256 of the canonical JSON of everything that determines the answer.
+
+    ``identity`` is what distinguishes two backends of the same name and model
+    (the server URL, the model file, the scripted policy), from
+    :meth:`~paperzoo_llm.backend.LLMBackend.cache_identity`.
+    """
+    request = params.to_dict()
+    request["stop"] = sorted(request["stop"])  # the order of stop strings does not matter
     payload = {
         "backend": backend,
         "model": model,
+        "identity": dict(identity or {}),
         "messages": [m.to_dict() for m in messages],
-        "params": params.to_dict(),
+        "params": request,
     }
     return hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 

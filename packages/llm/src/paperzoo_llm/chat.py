@@ -34,6 +34,12 @@ __all__ = [
 ]
 
 ROLES = ("system", "user", "assistant")
+MAX_N = 128
+"""Most completions one call may ask for."""
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 class LLMError(PaperzooError):
@@ -130,19 +136,26 @@ class ChatParams:
         stop = self.stop
         if isinstance(stop, str):
             stop = (stop,)
-        object.__setattr__(self, "stop", tuple(stop or ()))
-        checks = [
-            (isinstance(self.n, int) and not isinstance(self.n, bool) and self.n >= 1, "n must be an integer >= 1"),
-            (0.0 <= float(self.temperature) <= 2.0, "temperature must be in [0, 2]"),
-            (0.0 < float(self.top_p) <= 1.0, "top_p must be in (0, 1]"),
-            (self.max_tokens is None or (isinstance(self.max_tokens, int) and self.max_tokens >= 1),
-             "max_tokens must be an integer >= 1 (or None)"),
-            (all(isinstance(s, str) and s for s in self.stop), "stop must be non-empty strings"),
-            (self.seed is None or isinstance(self.seed, int), "seed must be an integer (or None)"),
-        ]  # fmt: skip
-        for ok, message in checks:
-            if not ok:
-                raise ConfigError(message, hint=f"got {self!r}")
+        if stop is None:
+            stop = ()
+        if not isinstance(stop, (list, tuple)) or not all(isinstance(s, str) and s for s in stop):
+            raise ConfigError(f"stop must be a string or a list of non-empty strings, got {self.stop!r}")
+        object.__setattr__(self, "stop", tuple(stop))
+        if not _is_int(self.n) or not 1 <= self.n <= MAX_N:
+            raise ConfigError(f"n must be an integer from 1 to {MAX_N}, got {self.n!r}")
+        for name, low, high, low_open in (("temperature", 0.0, 2.0, False), ("top_p", 0.0, 1.0, True)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ConfigError(f"{name} must be a number, got {value!r}")
+            if not (low < value <= high if low_open else low <= value <= high) or value != value:
+                raise ConfigError(
+                    f"{name} must be in {'(' if low_open else '['}{low:g}, {high:g}], got {value!r}"
+                )
+            object.__setattr__(self, name, float(value))  # 0 and 0.0 are the same request
+        if self.max_tokens is not None and (not _is_int(self.max_tokens) or self.max_tokens < 1):
+            raise ConfigError(f"max_tokens must be an integer >= 1 (or None), got {self.max_tokens!r}")
+        if self.seed is not None and (not _is_int(self.seed) or not -(2**63) <= self.seed < 2**63):
+            raise ConfigError(f"seed must be a 64-bit integer (or None), got {self.seed!r}")
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (the cache key and the HTTP request use it)."""
@@ -153,10 +166,18 @@ class ChatParams:
 
 @dataclass(frozen=True)
 class Usage:
-    """Tokens of one call: the prompt once, the completions summed over ``n``."""
+    """Tokens of one call: the prompt once, the completions summed over ``n``.
+
+    Attributes:
+        prompt_tokens: Tokens of the conversation.
+        completion_tokens: Tokens generated, over all ``n`` completions.
+        reported: False when the server gave no usage (the counts are then 0 and
+            a :class:`~paperzoo_llm.cost.CostMeter` reports the cost as unknown).
+    """
 
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    reported: bool = True
 
     @property
     def total_tokens(self) -> int:

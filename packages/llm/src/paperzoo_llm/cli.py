@@ -6,6 +6,8 @@ import json
 
 import click
 
+from paperzoo.errors import ConfigError
+
 
 @click.group()
 def llm() -> None:
@@ -16,7 +18,7 @@ def llm() -> None:
 @click.option("--backend", "spec", default="scripted:echo", show_default=True,
               help="Backend to serve, e.g. transformers:smollm2.")  # fmt: skip
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind.")
-@click.option("--port", type=int, default=8000, show_default=True)
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
 @click.option("--model-name", help="Model id reported to clients (default: the backend's model).")
 @click.option("--api-key", envvar="PAPERZOO_LLM_API_KEY", help="Require this bearer key.")
 @click.option("--quiet", is_flag=True, help="Do not log requests.")
@@ -76,6 +78,8 @@ def chat(
     from paperzoo_llm.registry import get_backend
 
     options = {"base_url": base_url} if base_url else {}
+    if base_url and not spec.startswith("openai"):
+        raise ConfigError("--base-url is an option of the openai backend only", hint="write openai:MODEL")
     backend = get_backend(spec, **options)
     messages = ([{"role": "system", "content": system}] if system else []) + [
         {"role": "user", "content": prompt}

@@ -34,83 +34,92 @@ class CostMeter:
 
     Args:
         prices: USD per million tokens by model, ``{"gpt-4o-mini": (0.15, 0.60)}``
-            as (input, output). Models without a price make :attr:`cost` ``None``.
+            as (input, output). Models without a price, or calls whose server
+            reported no usage, make :attr:`cost` ``None`` (unknown).
 
-    Cache hits are recorded (``cached=True``) but cost nothing.
-
-    Example:
-        >>> meter = CostMeter(prices={"m": (1.0, 2.0)})
-        >>> backend = get_backend("scripted:echo", meter=meter)   # doctest: +SKIP
+    Cache hits are recorded (``cached=True``) but cost nothing. Totals are kept
+    as calls arrive, so reading them costs nothing however many calls there were.
     """
 
     def __init__(self, prices: Mapping[str, tuple[float, float]] | None = None) -> None:
         self.prices = dict(prices or {})
         self.calls: list[CallRecord] = []
         self._lock = threading.Lock()
+        self._reset_totals()
+
+    def _reset_totals(self) -> None:
+        self._hits = 0
+        self._by_model: dict[str, dict[str, int]] = {}
+        self._unreported = 0
 
     def record(self, response: ChatResponse) -> None:
         """Count one call."""
+        usage = response.usage
         record = CallRecord(
             response.backend,
             response.model,
-            response.usage.prompt_tokens,
-            response.usage.completion_tokens,
+            usage.prompt_tokens,
+            usage.completion_tokens,
             response.cached,
             response.latency_s,
             time.time(),
         )
         with self._lock:
             self.calls.append(record)
+            if response.cached:
+                self._hits += 1
+                return
+            model = self._by_model.setdefault(
+                response.model, {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0}
+            )
+            model["calls"] += 1
+            model["prompt_tokens"] += usage.prompt_tokens
+            model["completion_tokens"] += usage.completion_tokens
+            self._unreported += not usage.reported
 
-    def _paid(self) -> list[CallRecord]:
+    def summary(self) -> dict[str, Any]:
+        """Totals from one consistent snapshot: calls, cache hits, tokens, cost, per model."""
         with self._lock:
-            return [c for c in self.calls if not c.cached]
+            by_model = {m: dict(v) for m, v in self._by_model.items()}
+            hits, unreported, calls = self._hits, self._unreported, len(self.calls)
+        prompt = sum(v["prompt_tokens"] for v in by_model.values())
+        completion = sum(v["completion_tokens"] for v in by_model.values())
+        cost: float | None = None
+        if not unreported and all(m in self.prices for m in by_model):
+            cost = sum(
+                (v["prompt_tokens"] * self.prices[m][0] + v["completion_tokens"] * self.prices[m][1]) / 1e6
+                for m, v in by_model.items()
+            )
+        return {
+            "calls": calls,
+            "cache_hits": hits,
+            "prompt_tokens": prompt,
+            "completion_tokens": completion,
+            "cost_usd": cost,
+            "by_model": by_model,
+        }
 
     @property
     def prompt_tokens(self) -> int:
         """Prompt tokens of the calls that were not cache hits."""
-        return sum(c.prompt_tokens for c in self._paid())
+        return int(self.summary()["prompt_tokens"])
 
     @property
     def completion_tokens(self) -> int:
         """Completion tokens of the calls that were not cache hits."""
-        return sum(c.completion_tokens for c in self._paid())
+        return int(self.summary()["completion_tokens"])
 
     @property
     def total_tokens(self) -> int:
         """Prompt plus completion tokens (not counting cache hits)."""
-        return self.prompt_tokens + self.completion_tokens
+        summary = self.summary()
+        return int(summary["prompt_tokens"] + summary["completion_tokens"])
 
     @property
     def cost(self) -> float | None:
-        """USD spent, or ``None`` if some model used has no price."""
-        total = 0.0
-        for call in self._paid():
-            price = self.prices.get(call.model)
-            if price is None:
-                return None
-            total += (call.prompt_tokens * price[0] + call.completion_tokens * price[1]) / 1e6
-        return total
-
-    def summary(self) -> dict[str, Any]:
-        """Totals: calls, cache hits, tokens, cost, and tokens per model."""
-        with self._lock:
-            calls = list(self.calls)
-        per_model: dict[str, dict[str, int]] = {}
-        for c in calls:
-            if not c.cached:
-                m = per_model.setdefault(c.model, {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0})
-                m["calls"] += 1
-                m["prompt_tokens"] += c.prompt_tokens
-                m["completion_tokens"] += c.completion_tokens
-        return {
-            "calls": len(calls),
-            "cache_hits": sum(c.cached for c in calls),
-            "prompt_tokens": self.prompt_tokens,
-            "completion_tokens": self.completion_tokens,
-            "cost_usd": self.cost,
-            "by_model": per_model,
-        }
+        """USD spent, or ``None`` if a model has no price or a server reported no usage."""
+        cost: float | None = self.summary()["cost_usd"]
+        return cost
 
     def log_to(self, run: Run, prefix: str = "llm") -> None:
         """Record the totals as metrics of a paperzoo run."""
@@ -124,3 +133,4 @@ class CostMeter:
         """Forget every call."""
         with self._lock:
             self.calls.clear()
+            self._reset_totals()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from typing import TYPE_CHECKING, Any
 
 from paperzoo.errors import ConfigError
@@ -53,4 +54,28 @@ def get_backend(spec: str, *, host: PluginHost | None = None, **options: Any) ->
     """
     name, model = parse_backend(spec)
     backend_class = backends(host).get(name).load()
+    accepted = _accepted_options(backend_class)
+    unknown = sorted(set(options) - accepted)
+    if unknown:
+        raise ConfigError(
+            f"the {name} backend has no option {unknown[0]!r}",
+            hint=f"its options are: {', '.join(sorted(accepted))}",
+        )
+    model_param = inspect.signature(backend_class).parameters.get("model")
+    if model is None and model_param is not None and model_param.default is inspect.Parameter.empty:
+        raise ConfigError(f"the {name} backend needs a model", hint=f"write {name}:MODEL")
     return backend_class(model, **options) if model is not None else backend_class(**options)
+
+
+def _accepted_options(backend_class: type) -> set[str]:
+    """Keyword options of a backend class and of the classes it passes ``**options`` to."""
+    accepted: set[str] = set()
+    for klass in backend_class.__mro__:
+        init = klass.__dict__.get("__init__")
+        if init is None:
+            continue
+        parameters = inspect.signature(init).parameters.values()
+        accepted |= {p.name for p in parameters if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)}
+        if not any(p.kind is p.VAR_KEYWORD for p in parameters):
+            break  # this class takes no further options: stop here
+    return accepted - {"self", "model"}

@@ -14,8 +14,11 @@ status (``429``, ``500``, ``503``, ``401``), ``"sleep:<seconds>"`` (answer late)
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import secrets
+import socket
 import threading
 import time
 from collections import deque
@@ -78,7 +81,14 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         owner = self.server.owner
-        length = int(self.headers.get("Content-Length") or 0)
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+            if length < 0:
+                raise ValueError
+        except ValueError:
+            self.close_connection = True
+            self._error(400, f"invalid Content-Length {self.headers.get('Content-Length')!r}")
+            return
         raw = self.rfile.read(length)
         owner.count()
         if self.path.rstrip("/") not in ("/v1/chat/completions", "/chat/completions"):
@@ -121,6 +131,29 @@ class _HTTPServer(ThreadingHTTPServer):
     daemon_threads = True
     owner: LLMServer
 
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.connections: set[socket.socket] = set()
+        self.connections_lock = threading.Lock()
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with self.connections_lock:
+            self.connections.add(request)
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request: Any) -> None:
+        with self.connections_lock:
+            self.connections.discard(request)
+        super().shutdown_request(request)
+
+    def close_connections(self) -> None:
+        """End every open (keep-alive) connection, so no handler answers after stop."""
+        with self.connections_lock:
+            connections = list(self.connections)
+        for connection in connections:
+            with contextlib.suppress(OSError):
+                connection.shutdown(socket.SHUT_RDWR)
+
 
 class LLMServer:
     """Serve ``backend`` over OpenAI's chat-completions API.
@@ -158,14 +191,19 @@ class LLMServer:
         self.faults: deque[int | str] = deque(faults)
         self.requests = 0
         self._lock = threading.Lock()
+        if not isinstance(port, int) or not 0 <= port <= 65535:
+            raise ConfigError(f"port must be an integer from 0 to 65535, got {port!r}")
         try:
             self._http = _HTTPServer((host, port), _Handler)
         except OSError as exc:
+            in_use = exc.errno == errno.EADDRINUSE
             raise ConfigError(
-                f"cannot listen on {host}:{port}: {exc.strerror}", hint="choose another --port"
+                f"cannot listen on {host}:{port}: {exc.strerror or exc}",
+                hint="choose another --port" if in_use else "check --host names an interface of this machine",
             ) from None
         self._http.owner = self
         self._thread: threading.Thread | None = None
+        self._serving = False
 
     @property
     def url(self) -> str:
@@ -189,6 +227,8 @@ class LLMServer:
         if not isinstance(messages, list):
             raise ConfigError("'messages' must be a list of {role, content} objects")
         stop = request.get("stop")
+        if stop is not None and not isinstance(stop, (str, list)):
+            raise ConfigError(f"'stop' must be a string or a list of strings, got {stop!r}")
 
         def number(key: str, default: float, kind: type) -> Any:
             value = request.get(key)
@@ -229,6 +269,7 @@ class LLMServer:
 
     def start(self) -> LLMServer:
         """Serve in a background thread."""
+        self._serving = True
         self._thread = threading.Thread(
             target=self._http.serve_forever,
             kwargs={"poll_interval": 0.05},
@@ -240,14 +281,20 @@ class LLMServer:
 
     def serve_forever(self) -> None:
         """Serve in this thread until interrupted."""
-        self._http.serve_forever()
+        self._serving = True
+        try:
+            self._http.serve_forever()
+        finally:
+            self._serving = False
 
     def stop(self) -> None:
-        """Stop serving and close the socket."""
-        self._http.shutdown()
-        self._http.server_close()
-        if self._thread is not None:
+        """Stop serving, end open connections and close the socket."""
+        if self._serving and self._thread is not None:
+            self._http.shutdown()
             self._thread.join(timeout=5)
+        self._serving = False
+        self._http.close_connections()
+        self._http.server_close()
 
     def __enter__(self) -> LLMServer:
         return self.start()

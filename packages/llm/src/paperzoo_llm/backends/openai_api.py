@@ -148,32 +148,47 @@ class OpenAIBackend(LLMBackend):
                     f"{_message(exc)}",
                     hint="the server is failing; check its logs or try later",
                 ) from None
+            hint = (
+                "check the model name, and that base_url ends with /v1"
+                if exc.status_code == 404
+                else "check the model name and parameters"
+            )
             raise LLMError(
-                f"{self.base_url} rejected the request (HTTP {exc.status_code}): {_message(exc)}",
-                hint="check the model name and parameters",
+                f"{self.base_url} rejected the request (HTTP {exc.status_code}): {_message(exc)}", hint=hint
             ) from None
         except (self._openai.APIResponseValidationError, ValueError) as exc:
             raise LLMResponseError(f"{self.base_url} sent a malformed answer: {exc}") from None
 
     def _parse(self, response: Any) -> tuple[list[Completion], Usage]:
-        try:
-            completions = [
-                Completion(choice.message.content or "", choice.finish_reason or "stop", 0)
-                for choice in response.choices
-            ]
-        except (AttributeError, TypeError) as exc:
-            raise LLMResponseError(f"{self.base_url} sent a malformed answer: {exc}") from None
+        error = getattr(response, "error", None) or (getattr(response, "model_extra", None) or {}).get(
+            "error"
+        )
+        if error:
+            raise LLMError(f"{self.base_url} answered with an error: {_text(error)}")
+        choices = getattr(response, "choices", None)
+        if not isinstance(choices, list):
+            raise LLMResponseError(f"{self.base_url} sent a malformed answer: no list of choices")
+        completions = []
+        for choice in choices:
+            message = getattr(choice, "message", None)
+            content = getattr(message, "content", None)
+            if isinstance(content, list):  # content parts: keep the text ones
+                content = "".join(p.get("text", "") if isinstance(p, dict) else str(p) for p in content)
+            if content is not None and not isinstance(content, str):
+                raise LLMResponseError(f"{self.base_url} sent a malformed answer: content {content!r}")
+            completions.append(Completion(content or "", getattr(choice, "finish_reason", None) or "stop", 0))
         usage = getattr(response, "usage", None)
-        tokens = Usage(getattr(usage, "prompt_tokens", 0) or 0, getattr(usage, "completion_tokens", 0) or 0)
-        return completions, tokens
+        prompt, completion = getattr(usage, "prompt_tokens", None), getattr(usage, "completion_tokens", None)
+        if isinstance(prompt, int) and isinstance(completion, int):
+            return completions, Usage(prompt, completion)
+        return completions, Usage(0, 0, reported=False)
 
     def _chat(self, messages: list[Message], params: ChatParams) -> ChatResponse:
         n = params.n
-        completions, usage = self._parse(
-            self._request(messages, params, n if self._native_n is not False else 1, params.seed)
-        )
-        if n > 1 and self._native_n is None:
-            self._native_n = len(completions) >= n
+        first = self._request(messages, params, n if self._native_n is not False else 1, params.seed)
+        completions, usage = self._parse(first)
+        if n > 1 and self._native_n is None and len(completions) in (1, n):
+            self._native_n = len(completions) == n  # one answer to n > 1: the server ignores n
         extra = 0
         while len(completions) < n:
             if self.emulate_n is False:
@@ -187,8 +202,11 @@ class OpenAIBackend(LLMBackend):
             if not more:
                 raise LLMResponseError(f"{self.base_url} returned no completion")
             completions += more
-            usage = Usage(usage.prompt_tokens + more_usage.prompt_tokens,
-                          usage.completion_tokens + more_usage.completion_tokens)  # fmt: skip
+            usage = Usage(
+                usage.prompt_tokens + more_usage.prompt_tokens,
+                usage.completion_tokens + more_usage.completion_tokens,
+                usage.reported and more_usage.reported,
+            )
         ordered = tuple(Completion(c.text, c.finish_reason, i) for i, c in enumerate(completions[:n]))
         return ChatResponse(ordered, usage, self.model, self.name)
 
@@ -200,6 +218,10 @@ class OpenAIBackend(LLMBackend):
             self._encode = _encoder(self.tokenizer)
         return len(self._encode(text))
 
+    def cache_identity(self) -> dict[str, Any]:
+        """The server: the same model name on two servers is two models."""
+        return {"base_url": self.base_url}
+
     def capabilities(self) -> Capabilities:
         return Capabilities(
             native_n=self._native_n is not False,
@@ -210,15 +232,23 @@ class OpenAIBackend(LLMBackend):
         )
 
     def close(self) -> None:
+        super().close()
         self._client.close()
+
+
+def _text(error: Any) -> str:
+    """The message of an OpenAI-style error object, or the error itself if it is text."""
+    if isinstance(error, dict):
+        return str(error.get("message") or error)
+    return str(getattr(error, "message", None) or error)
 
 
 def _message(exc: Any) -> str:
     body = getattr(exc, "body", None)
     if isinstance(body, dict):
-        error = body.get("error", body)
-        if isinstance(error, dict) and error.get("message"):
-            return str(error["message"])
+        return _text(body.get("error", body))
+    if isinstance(body, str) and body:
+        return body
     return str(getattr(exc, "message", exc))
 
 

@@ -95,6 +95,17 @@ class ScriptedBackend(LLMBackend):
             tuple(completions), Usage(prompt_tokens, completion_tokens), self.model, self.name
         )
 
+    def cache_identity(self) -> dict[str, Any]:
+        """The policy, and the oracle's answers: two scripts never share cached answers."""
+        identity: dict[str, Any] = {"policy": f"{getattr(self.policy, '__module__', '')}."
+                                              f"{getattr(self.policy, '__qualname__', repr(self.policy))}"}  # fmt: skip
+        if isinstance(self.answers, Mapping):
+            identity["answers"] = sorted(self.answers.items())
+        elif self.answers is not None:
+            identity["answers"] = f"{self.answers.__module__}.{self.answers.__qualname__}"
+        identity["default"] = self.default
+        return identity
+
     def count_tokens(self, text: str) -> int:
         """Words and punctuation marks of ``text``."""
         return len(word_tokens(text))

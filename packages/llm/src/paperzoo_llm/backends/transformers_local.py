@@ -12,8 +12,10 @@ Generation uses the model's chat template; ``temperature=0`` is greedy decoding.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -56,7 +58,22 @@ def resolve_model(model: str) -> tuple[str, str | None]:
         if not path.is_file():
             raise ConfigError(f"no GGUF file at {path}")
         return str(path.parent), path.name
+    if model.startswith((".", "/", "~")) and not path.is_dir():
+        raise ConfigError(f"no model directory at {path}", hint="give a directory, a .gguf file or a hub id")
     return model, None
+
+
+@contextlib.contextmanager
+def _loading(source: str) -> Iterator[None]:
+    """Turn a missing or unreachable model into one clear error."""
+    try:
+        yield
+    except OSError as exc:
+        raise ConfigError(
+            f"cannot load model {source!r}: {str(exc).splitlines()[0]}",
+            hint="give a local directory or .gguf file; for hub ids without internet set HF_HUB_OFFLINE=1 "
+            "after downloading the model once",
+        ) from None
 
 
 class TransformersBackend(LLMBackend):
@@ -112,7 +129,8 @@ class TransformersBackend(LLMBackend):
             from transformers import AutoTokenizer
 
             kwargs = {"gguf_file": self.gguf_file} if self.gguf_file else {}
-            self._tokenizer = AutoTokenizer.from_pretrained(self.source, **kwargs)
+            with _loading(self.source):
+                self._tokenizer = AutoTokenizer.from_pretrained(self.source, **kwargs)
         return self._tokenizer
 
     def load(self) -> Any:
@@ -128,7 +146,8 @@ class TransformersBackend(LLMBackend):
                 if self.gguf_file:
                     kwargs["gguf_file"] = self.gguf_file
                 tokenizer = self.tokenizer
-                model = AutoModelForCausalLM.from_pretrained(self.source, **kwargs)
+                with _loading(self.source):
+                    model = AutoModelForCausalLM.from_pretrained(self.source, **kwargs)
                 model.eval()
                 if model.generation_config.pad_token_id is None:
                     model.generation_config.pad_token_id = tokenizer.eos_token_id
@@ -158,14 +177,17 @@ class TransformersBackend(LLMBackend):
             generate.update(temperature=params.temperature, top_p=params.top_p, top_k=0)
         if params.stop:
             generate.update(stop_strings=list(params.stop), tokenizer=tokenizer)
-        with self._lock, torch.inference_mode(), torch.random.fork_rng(devices=[]):
+        # a seed forks the RNG so that seeded calls leave no trace; unseeded calls use it as it is
+        seeded = torch.random.fork_rng(devices=[]) if params.seed is not None else contextlib.nullcontext()
+        with self._lock, torch.inference_mode(), seeded:
             if params.seed is not None:
                 torch.manual_seed(params.seed)
             output = model.generate(ids, attention_mask=torch.ones_like(ids), **generate)
         new = output[:, ids.shape[1] :]
-        eos = {tokenizer.eos_token_id, *([model.generation_config.eos_token_id]
-                                        if isinstance(model.generation_config.eos_token_id, int)
-                                        else (model.generation_config.eos_token_id or []))}  # fmt: skip
+        config = model.generation_config
+        eos_ids = config.eos_token_id if isinstance(config.eos_token_id, list) else [config.eos_token_id]
+        # end of turn, or padding of a sequence that stopped early (at a stop string)
+        eos = {tokenizer.eos_token_id, config.pad_token_id, *eos_ids} - {None}
         completions, completion_tokens = [], 0
         for row in new.tolist():
             cut = next((i for i, t in enumerate(row) if t in eos), None)
@@ -200,7 +222,7 @@ class TransformersBackend(LLMBackend):
         model = self.load()
         tokenizer = self.tokenizer
         ids = tokenizer(text, return_tensors="pt")["input_ids"]
-        if ids.shape[1] < 2 and tokenizer.bos_token_id is None:
+        if ids.shape[1] < 2:  # nothing to score given a prefix
             return []
         with self._lock, torch.inference_mode():
             logits = model(ids).logits[0, :-1].float()
@@ -221,6 +243,15 @@ class TransformersBackend(LLMBackend):
             )
         return out
 
+    def cache_identity(self) -> dict[str, Any]:
+        """The model file and how it is run."""
+        return {
+            "source": self.source,
+            "gguf_file": self.gguf_file,
+            "dtype": self.dtype,
+            "default_max_tokens": self.default_max_tokens,
+        }
+
     def capabilities(self) -> Capabilities:
         context = None
         if self._model is not None:
@@ -228,4 +259,5 @@ class TransformersBackend(LLMBackend):
         return Capabilities(native_n=True, system_role=True, context_length=context, logprobs=True, seed=True)
 
     def close(self) -> None:
+        super().close()
         self._model = None
