@@ -12,7 +12,6 @@ from paperzoo.testing import DatasetContract, EstimatorContract, ExperimentContr
 from paperzoo_fairpp import plugin
 from paperzoo_fairpp.baselines import PenalizedLinearRegression
 from paperzoo_fairpp.datasets import gaussian_linear_groups
-from paperzoo_fairpp.metrics import ks_unfairness
 from paperzoo_fairpp.regressor import DemographicParityRegressor
 
 DATA = gaussian_linear_groups(400, seed=0)
