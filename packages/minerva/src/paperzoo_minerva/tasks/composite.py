@@ -1,0 +1,1 @@
+"""Minerva tasks: composite (to be written)."""

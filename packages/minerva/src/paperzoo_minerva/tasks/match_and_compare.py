@@ -1,0 +1,1 @@
+"""Minerva tasks: match_and_compare (to be written)."""

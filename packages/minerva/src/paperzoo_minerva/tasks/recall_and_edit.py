@@ -1,0 +1,1 @@
+"""Minerva tasks: recall_and_edit (to be written)."""

@@ -1,0 +1,1 @@
+"""Minerva tasks: search (to be written)."""

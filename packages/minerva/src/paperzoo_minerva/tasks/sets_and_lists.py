@@ -1,0 +1,1 @@
+"""Minerva tasks: sets_and_lists (to be written)."""

@@ -1,0 +1,1 @@
+"""Minerva tasks: spot_the_differences (to be written)."""

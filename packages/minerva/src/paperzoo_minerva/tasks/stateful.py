@@ -1,0 +1,1 @@
+"""Minerva tasks: stateful (to be written)."""
