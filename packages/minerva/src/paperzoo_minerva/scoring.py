@@ -26,7 +26,6 @@ from typing import Any
 import numpy as np
 
 from paperzoo.errors import ConfigError
-
 from paperzoo_minerva.instance import Instance
 
 __all__ = ["METRICS", "lcs_length", "render_reference", "rouge", "score", "set_overlap"]
@@ -49,7 +48,8 @@ def render_reference(reference: Any) -> str:
 
 
 def _normalise(text: str) -> str:
-    return text.strip().lower().rstrip(".").strip().strip("\"'").strip()
+    """Lower case, without surrounding white space, quotes and trailing punctuation."""
+    return text.strip().lower().strip(" \t\n\"'`.,!;:")
 
 
 def final_answer(generation: str) -> str:

@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 
 from paperzoo.data import DataFile, fetch
-
 from paperzoo_minerva.instance import Instance
 
 __all__ = ["SNAPSHOT_FILES", "load_snapshot"]
 
-_COMMIT = "7864ff26dc4dd87ed8718339eb8e6d88b8ef848b"  # microsoft/minerva_memory_test, checked against the mirror
+_COMMIT = (
+    "7864ff26dc4dd87ed8718339eb8e6d88b8ef848b"  # microsoft/minerva_memory_test, checked against the mirror
+)
 _BASE = "https://raw.githubusercontent.com/microsoft/minerva_memory_test/{commit}/resource/minerva_snapshot/{path}"
 
 # (category/task, sha256 of the JSONL file)

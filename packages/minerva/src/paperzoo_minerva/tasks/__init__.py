@@ -20,7 +20,6 @@ import numpy as np
 
 from paperzoo.errors import ConfigError, UnknownNameError
 from paperzoo.registry import suggest
-
 from paperzoo_minerva.context import ContextBuilder
 from paperzoo_minerva.instance import Instance
 
@@ -66,6 +65,8 @@ class TaskSpec:
         primary: The score key that is the task's headline number.
         yes_no: Whether answers are "yes"/"no" (for the always-yes baseline).
         summary: One line.
+        oracle: The perfect answer to an instance's prompt, from its reference
+            (default: the reference as Minerva renders it).
     """
 
     name: str
@@ -76,6 +77,7 @@ class TaskSpec:
     primary: str = "exact_match"
     yes_no: bool = False
     summary: str = ""
+    oracle: Callable[[Any], str] | None = None
 
 
 TASKS: dict[str, TaskSpec] = {}
@@ -91,6 +93,7 @@ def task(
     primary: str = "exact_match",
     yes_no: bool = False,
     summary: str = "",
+    oracle: Callable[[Any], str] | None = None,
 ) -> Callable[[Callable[[TaskContext], list[Instance]]], Callable[[TaskContext], list[Instance]]]:
     """Register a generator as task ``name`` of ``category``."""
     if category not in CATEGORIES:
@@ -99,8 +102,17 @@ def task(
     def register(generate: Callable[[TaskContext], list[Instance]]) -> Callable[[TaskContext], list[Instance]]:
         if name in TASKS:
             raise ConfigError(f"task {name!r} is registered twice")
-        TASKS[name] = TaskSpec(name, category, generate, MappingProxyType(dict(defaults or {})), metrics, primary,
-                               yes_no, summary or (generate.__doc__ or "").strip().splitlines()[0])  # fmt: skip
+        TASKS[name] = TaskSpec(
+            name,
+            category,
+            generate,
+            MappingProxyType(dict(defaults or {})),
+            metrics,
+            primary,
+            yes_no,
+            summary or (generate.__doc__ or "").strip().splitlines()[0],
+            oracle,
+        )
         return generate
 
     return register
