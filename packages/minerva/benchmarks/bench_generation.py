@@ -34,8 +34,15 @@ def main() -> None:
             start = time.perf_counter()
             instances = generate_suite(0, tasks=[name], common={"context_length": args.context_length})
             seconds = time.perf_counter() - start
-            rows.append({"task": name, "category": category, "instances": len(instances), "seconds": round(seconds, 3),
-                         "instances_per_s": round(len(instances) / seconds, 1)})  # fmt: skip
+            rows.append(
+                {
+                    "task": name,
+                    "category": category,
+                    "instances": len(instances),
+                    "seconds": round(seconds, 3),
+                    "instances_per_s": round(len(instances) / seconds, 1),
+                }
+            )
             print(
                 f"{category:28} {name:34} {len(instances):5d} {seconds:7.2f} s {len(instances) / seconds:8.1f}/s"
             )

@@ -44,8 +44,12 @@ def main() -> None:
     for spec in ("always-yes", args.model):
         responder = make_responder(spec, max_tokens=args.max_tokens, max_concurrency=1)
         start = time.perf_counter()
-        answers = run_suite(subset, responder, args.out / f"answers-{spec.replace(':', '-')}.jsonl",
-                            progress=lambda done, total: print(f"  {spec}: {done}/{total}", flush=True))  # fmt: skip
+        answers = run_suite(
+            subset,
+            responder,
+            args.out / f"answers-{spec.replace(':', '-')}.jsonl",
+            progress=lambda done, total, label=spec: print(f"  {label}: {done}/{total}", flush=True),
+        )
         seconds = time.perf_counter() - start
         scores = evaluate(subset, answers)
         report[spec] = {
@@ -59,7 +63,7 @@ def main() -> None:
                     "strict": s.scores.get("exact_match_strict"),
                 }
                 for s in scores
-            },  # fmt: skip
+            },
             **summarise(scores),
         }
         print(spec, json.dumps(summarise(scores), indent=1))
