@@ -17,8 +17,8 @@ from paperzoo_minerva.context import get_tokenizer
 from paperzoo_minerva.instance import Instance
 from paperzoo_minerva.scoring import render_reference, score
 from paperzoo_minerva.snapshot import SNAPSHOT_FILES
-from paperzoo_minerva.tasks import generate_suite, get_task
-from paperzoo_minerva.tasks.match_and_compare import depth_index, repeat_word
+from paperzoo_minerva.tasks import depth_index, generate_suite, get_task
+from paperzoo_minerva.tasks.match_and_compare import repeat_word
 from paperzoo_minerva.tasks.spot_the_differences import ordinal, pattern_end
 from paperzoo_minerva.tasks.stateful import simulate_hand, total
 

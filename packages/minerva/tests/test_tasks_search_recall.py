@@ -16,9 +16,9 @@ from paperzoo_minerva.context import ContextBuilder
 from paperzoo_minerva.instance import Instance
 from paperzoo_minerva.scoring import render_reference, score
 from paperzoo_minerva.snapshot import SNAPSHOT_FILES, load_snapshot
-from paperzoo_minerva.tasks import TaskContext, generate_suite, get_task
+from paperzoo_minerva.tasks import TaskContext, depth_index, generate_suite, get_task
 from paperzoo_minerva.tasks.recall_and_edit import OPERATIONS, delete_every_nth, ordinal, overwrite_every_nth
-from paperzoo_minerva.tasks.search import absent_words, depth_index, spread_indices
+from paperzoo_minerva.tasks.search import spread_indices
 
 SEARCH = ["string_search_word", "string_search_gibberish", "string_search_sequence", "key_value_search",
           "batch_key_value_search"]  # fmt: skip
@@ -245,10 +245,10 @@ def test_operations_on_known_numbers():
 def test_absent_words_are_distinct_and_absent():
     builder = ContextBuilder(np.random.default_rng(0), words=TINY)
     present = set(TINY[:10])
-    assert sorted(absent_words(builder, present, 2)) == sorted(TINY[10:])
+    assert sorted(builder.absent(present, 2)) == sorted(TINY[10:])
     with pytest.raises(ConfigError, match="absent"):
-        absent_words(builder, present, 3)
-    gibberish = absent_words(builder, present, 5, kind="gibberish")
+        builder.absent(present, 3)
+    gibberish = builder.absent(present, 5, kind="gibberish")
     assert len(set(gibberish)) == 5 and all(w.isalpha() and 2 <= len(w) <= 9 for w in gibberish)
 
 

@@ -309,13 +309,13 @@ def test_membership_strict_match_refuses_a_longer_list_number():
 # ------------------------------------------------- determinism and overrides
 
 SMALL = {
-    "group_membership": {"context_length": 600, "num_samples": 1},
-    "group_association": {"context_length": 600, "num_samples": 1},
-    "alternating_group_association": {"context_length": 1600, "num_samples": 1},
-    "iterate_first": {"context_length": 600, "num_samples": 1},
-    "iterate_last": {"context_length": 600, "num_samples": 1},
-    "processing_data_blocks": {"context_length": 1600, "num_samples": 1},
-    "theory_of_mind": {"num_samples": 1, "step": [30]},
+    "group_membership": {"context_length": 600, "samples": 1},
+    "group_association": {"context_length": 600, "samples": 1},
+    "alternating_group_association": {"context_length": 1600, "samples": 1},
+    "iterate_first": {"context_length": 600, "samples": 1},
+    "iterate_last": {"context_length": 600, "samples": 1},
+    "processing_data_blocks": {"context_length": 1600, "samples": 1},
+    "theory_of_mind": {"samples": 1, "step": [30]},
 }
 
 
@@ -333,7 +333,7 @@ def test_list_count_and_length_overrides():
     instances = generate_suite(
         0,
         tasks=["group_membership"],
-        overrides={"group_membership": {"n_list": [2, 3], "num_samples": 2, "context_length": 1000}},
+        overrides={"group_membership": {"n_list": [2, 3], "samples": 2, "context_length": 1000}},
     )
     assert len(instances) == 2 * 2 * 5
     assert Counter(len(_blocks(i.prompt, "List")) for i in instances) == {2: 10, 3: 10}
@@ -345,7 +345,7 @@ def test_theory_of_mind_overrides():
     instances = generate_suite(
         0,
         tasks=["theory_of_mind"],
-        overrides={"theory_of_mind": {"num_agents": [5], "step": [20], "state_size": [4], "num_samples": 3}},
+        overrides={"theory_of_mind": {"num_agents": [5], "step": [20], "state_size": [4], "samples": 3}},
     )
     assert len(instances) == 3
     assert {_shape(i) for i in instances} == {(5, 20)}
@@ -357,7 +357,7 @@ def test_roles_override_and_unknown_parameter():
     instances = generate_suite(
         0,
         tasks=["processing_data_blocks"],
-        overrides={"processing_data_blocks": {"n_roles": [3], "n_turns": [4], "num_samples": 2}},
+        overrides={"processing_data_blocks": {"n_roles": [3], "n_turns": [4], "samples": 2}},
     )
     assert {len(_blocks(i.prompt, "Role")) for i in instances} == {12}
     with pytest.raises(ConfigError, match="no parameter"):

@@ -157,6 +157,27 @@ class ContextBuilder:
             raise ConfigError(f"unknown context kind {kind!r}", hint=f"kinds are {', '.join(makers)}")
         return self.trim(makers[kind](length), length)
 
+    def absent(self, present: set[str], k: int = 1, kind: str = "unique_words") -> list[str]:
+        """``k`` distinct words (or gibberish strings, ``kind="gibberish"``) not in ``present``.
+
+        Raises:
+            ConfigError: an unknown kind, or not enough found after many draws.
+        """
+        if kind not in ("unique_words", "gibberish"):
+            raise ConfigError(
+                f"unknown kind of absent word {kind!r}", hint="use 'unique_words' or 'gibberish'"
+            )
+        draw = self.unique_words if kind == "unique_words" else self.gibberish
+        batch = max(32, 2 * k) if kind == "gibberish" else min(max(32, 2 * k), len(self.words))
+        found: list[str] = []
+        for _ in range(100):
+            for word in draw(batch):
+                if word not in present and word not in found:
+                    found.append(word)
+                    if len(found) == k:
+                        return found
+        raise ConfigError(f"could not find {k} {kind} absent from the context", hint="use a shorter context")
+
     def choice(self, items: Sequence[Any]) -> Any:
         """One item of ``items``, uniformly."""
         return items[int(self.rng.integers(len(items)))]

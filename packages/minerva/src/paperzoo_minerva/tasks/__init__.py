@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 import zlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -23,7 +23,19 @@ from paperzoo.registry import suggest
 from paperzoo_minerva.context import ContextBuilder
 from paperzoo_minerva.instance import Instance
 
-__all__ = ["CATEGORIES", "TASKS", "TaskContext", "TaskSpec", "generate_suite", "get_task", "make_prompt", "task"]
+__all__ = [
+    "CATEGORIES",
+    "TASKS",
+    "TaskContext",
+    "TaskSpec",
+    "depth_index",
+    "generate_suite",
+    "get_task",
+    "make_prompt",
+    "numbered",
+    "sweep",
+    "task",
+]
 
 CATEGORIES = (
     "search",
@@ -45,6 +57,32 @@ _MODULES = {
     "stateful_processing": "stateful",
     "composite": "composite",
 }
+
+
+def sweep(value: Any) -> list[Any]:
+    """A parameter's values: a list or tuple sweeps them, anything else is one value."""
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def numbered(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ..., ``11th``, ``21st``."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def depth_index(n: int, depth: Any) -> Any:
+    """Position of relative ``depth`` in ``n`` items: ``⌊n·d⌋``, the last item at ``d = 1``.
+
+    Accepts a number (returns an int) or an array (returns an int array).
+
+    Raises:
+        ConfigError: a depth outside [0, 1].
+    """
+    d = np.asarray(depth, dtype=float)
+    if np.any((d < 0) | (d > 1)):
+        raise ConfigError(f"context depths must lie in [0, 1], got {d.ravel().tolist()}")
+    index = np.where(d >= 1, n - 1, np.floor(n * d)).astype(np.int64)
+    return int(index) if index.ndim == 0 else index
 
 
 def make_prompt(context: str, instruction: str, answer: str = "Answer:", *, header: str = "Context:") -> str:
@@ -99,7 +137,9 @@ def task(
     if category not in CATEGORIES:
         raise ConfigError(f"unknown category {category!r}")
 
-    def register(generate: Callable[[TaskContext], list[Instance]]) -> Callable[[TaskContext], list[Instance]]:
+    def register(
+        generate: Callable[[TaskContext], list[Instance]],
+    ) -> Callable[[TaskContext], list[Instance]]:
         if name in TASKS:
             raise ConfigError(f"task {name!r} is registered twice")
         TASKS[name] = TaskSpec(
@@ -131,7 +171,9 @@ def get_task(name: str) -> TaskSpec:
     """
     _load_all()
     if name not in TASKS:
-        raise UnknownNameError(f"unknown Minerva task {name!r}", hint=suggest(name, sorted(TASKS)) or "see TASKS")
+        raise UnknownNameError(
+            f"unknown Minerva task {name!r}", hint=suggest(name, sorted(TASKS)) or "see TASKS"
+        )
     return TASKS[name]
 
 
@@ -156,6 +198,39 @@ class TaskContext:
     def rng(self) -> np.random.Generator:
         """The task's random generator (the builder's)."""
         return self.builder.rng
+
+    def values(self, key: str) -> list[Any]:
+        """Parameter ``key`` as the list of values to sweep."""
+        return sweep(self.params[key])
+
+    def positive_ints(self, key: str) -> list[int]:
+        """Parameter ``key`` as a non-empty list of positive integers.
+
+        Raises:
+            ConfigError: anything else (names the task and the parameter).
+        """
+        values = self.values(key)
+        if not values or any(
+            isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1 for v in values
+        ):
+            raise ConfigError(
+                f"{self.spec.name}: {key} must be a positive integer or a list of them, got {values!r}"
+            )
+        return [int(v) for v in values]
+
+    def count(self, key: str) -> int:
+        """Parameter ``key`` as one positive integer."""
+        values = self.positive_ints(key)
+        if len(values) != 1:
+            raise ConfigError(f"{self.spec.name}: {key} takes one value, got {values!r}")
+        return values[0]
+
+    def contexts(self, kind: str = "unique_words") -> Iterator[tuple[int, list[str]]]:
+        """``(context_length, items)``: ``samples`` fresh contexts per context length."""
+        samples = self.count("samples")
+        for length in self.positive_ints("context_length"):
+            for _ in range(samples):
+                yield length, self.builder.context(kind, length)
 
     def instance(self, prompt: str, reference: Any, **params: Any) -> Instance:
         """A new instance with a deterministic id ``<task>-<seed>-<index>``."""
@@ -183,7 +258,7 @@ def generate_suite(
     Args:
         seed: The suite's seed; each task draws from its own stream of it.
         tasks: Task names (default: all, in category order).
-        overrides: Per-task parameter overrides, ``{"count": {"repetitions": [2, 4]}}``.
+        overrides: Per-task parameter overrides, ``{"count": {"repetition_count": [2, 4]}}``.
         common: Overrides applied to every task that has the parameter
             (e.g. ``{"context_length": 2000}``).
         tokenizer: Tokenizer that context lengths are counted in.
@@ -192,7 +267,11 @@ def generate_suite(
         ConfigError: an unknown task or parameter.
     """
     _load_all()
-    names = list(tasks) if tasks is not None else [n for c in CATEGORIES for n, s in TASKS.items() if s.category == c]
+    names = (
+        list(tasks)
+        if tasks is not None
+        else [n for c in CATEGORIES for n, s in TASKS.items() if s.category == c]
+    )
     out: list[Instance] = []
     for name in names:
         spec = get_task(name)
@@ -203,7 +282,8 @@ def generate_suite(
         for key, value in (overrides or {}).get(name, {}).items():
             if key not in spec.defaults:
                 raise ConfigError(
-                    f"task {name} has no parameter {key!r}", hint=f"its parameters are: {', '.join(spec.defaults)}"
+                    f"task {name} has no parameter {key!r}",
+                    hint=f"its parameters are: {', '.join(spec.defaults)}",
                 )
             params[key] = value
         rng = np.random.default_rng([seed, zlib.crc32(name.encode())])

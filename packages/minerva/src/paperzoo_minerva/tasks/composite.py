@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -49,15 +48,6 @@ THEORY_OF_MIND_INSTRUCTION = (
 )
 
 
-def _values(params: Any, key: str) -> tuple[int, ...]:
-    """``params[key]`` as a non-empty tuple of positive ints (a single int is a grid of one)."""
-    value = params[key]
-    values = (value,) if isinstance(value, int | np.integer) else tuple(value)
-    if not values or not all(isinstance(v, int | np.integer) and v >= 1 for v in values):
-        raise ConfigError(f"{key} must be a positive integer or a list of them, got {value!r}")
-    return tuple(int(v) for v in values)
-
-
 # ------------------------------------------------------------ data blocks
 
 
@@ -73,7 +63,7 @@ def words_after(blocks: np.ndarray, role: int, position: int) -> list[str]:
 @task(
     "processing_data_blocks",
     CATEGORY,
-    defaults={"context_length": 4000, "n_roles": (2, 4, 8, 16, 32), "n_turns": (10,), "num_samples": 10},
+    defaults={"context_length": 4000, "n_roles": (2, 4, 8, 16, 32), "n_turns": (10,), "samples": 10},
     metrics=("exact_match", "rouge"),
     primary="rouge-L",
 )
@@ -84,13 +74,13 @@ def generate_processing_data_blocks(tc: TaskContext) -> list[Instance]:
     the answer is never empty (upstream could draw the last word and ask for an
     empty answer, which no ROUGE score can credit).
     """
-    (samples,) = _values(tc.params, "num_samples")
+    samples = tc.count("samples")
     out = []
-    for length in _values(tc.params, "context_length"):
+    for length in tc.positive_ints("context_length"):
         for _ in range(samples):
             words = tc.builder.context("unique_words", length)
-            for n_roles in _values(tc.params, "n_roles"):
-                for n_turns in _values(tc.params, "n_turns"):
+            for n_roles in tc.positive_ints("n_roles"):
+                for n_turns in tc.positive_ints("n_turns"):
                     blocks = deal_roles(words, n_roles, n_turns)
                     per_role = n_turns * blocks.shape[2]
                     if per_role < 2:
@@ -248,7 +238,7 @@ def play_theory_of_mind(
         "num_agents": (2, 3, 4),
         "step": (100,),
         "state_size": (10, 20),
-        "num_samples": 10,
+        "samples": 10,
         "pool_factor": 200,
     },
     metrics=("exact_match", "rouge", "theory_of_mind"),
@@ -260,12 +250,12 @@ def generate_theory_of_mind(tc: TaskContext) -> list[Instance]:
     The words come from a fresh pool of ``pool_factor × state_size`` unique words
     per game. The reference maps ``"Agent A"`` … to the final word lists.
     """
-    (samples,) = _values(tc.params, "num_samples")
-    (pool_factor,) = _values(tc.params, "pool_factor")
+    samples = tc.count("samples")
+    pool_factor = tc.count("pool_factor")
     out = []
-    for num_agents in _values(tc.params, "num_agents"):
-        for steps in _values(tc.params, "step"):
-            for state_size in _values(tc.params, "state_size"):
+    for num_agents in tc.positive_ints("num_agents"):
+        for steps in tc.positive_ints("step"):
+            for state_size in tc.positive_ints("state_size"):
                 for _ in range(samples):
                     pool = tc.builder.unique_words(pool_factor * state_size)
                     lines, states = play_theory_of_mind(tc.rng, pool, num_agents, state_size, steps)

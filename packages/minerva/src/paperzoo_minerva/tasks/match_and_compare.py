@@ -18,15 +18,14 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator, Sequence
-from typing import Any
 
 import numpy as np
 
 from paperzoo.errors import ConfigError
 from paperzoo_minerva.instance import Instance
-from paperzoo_minerva.tasks import TaskContext, make_prompt, task
+from paperzoo_minerva.tasks import TaskContext, depth_index, make_prompt, sweep, task
 
-__all__ = ["check_association", "compare_positions", "count", "depth_index", "find_duplicates", "repeat_word"]
+__all__ = ["check_association", "compare_positions", "count", "find_duplicates", "repeat_word"]
 
 DEPTHS = (0, 0.25, 0.5, 0.75, 1)
 REPETITIONS = (2, 4, 8, 16, 32)
@@ -44,19 +43,6 @@ CHECK_ASSOCIATION = (
     'Given the context with words and their assigned attributes in the format of "word: ATT_N", '
     'determine if the word "{query}" has the same attribute as the word "{reference}"? Answer "yes" or "no".'
 )
-
-
-def _sweep(value: Any) -> tuple[Any, ...]:
-    """A parameter's values: a list or tuple sweeps them, anything else is one value."""
-    return tuple(value) if isinstance(value, (list, tuple)) else (value,)
-
-
-def depth_index(n: int, depth: np.ndarray | float) -> np.ndarray:
-    """Position of ``depth`` in a list of ``n`` items: ``⌊n·d⌋``, the last item at ``d = 1``."""
-    depth = np.asarray(depth, dtype=float)
-    if np.any((depth < 0) | (depth > 1)):
-        raise ConfigError(f"context depths must lie in [0, 1], got {depth.ravel().tolist()}")
-    return np.where(depth >= 1, n - 1, np.floor(n * depth)).astype(np.int64)
 
 
 def _position_pairs(n: int, depth_1: np.ndarray, depth_2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -79,11 +65,11 @@ def _position_pairs(n: int, depth_1: np.ndarray, depth_2: np.ndarray) -> tuple[n
 def compare_positions(tc: TaskContext) -> list[Instance]:
     """Does one word come before another in a list of unique words? (yes/no over a depth × depth grid)."""
     p = tc.params
-    depths = list(itertools.product(_sweep(p["context_depth_1"]), _sweep(p["context_depth_2"])))
+    depths = list(itertools.product(sweep(p["context_depth_1"]), sweep(p["context_depth_2"])))
     depth_1, depth_2 = (np.array(d, dtype=float) for d in zip(*depths))
     out = []
-    for length in _sweep(p["context_length"]):
-        for _ in range(p["samples"]):
+    for length in tc.positive_ints("context_length"):
+        for _ in range(tc.count("samples")):
             words = tc.builder.context("unique_words", length)
             if len(words) < 2:
                 raise ConfigError(
@@ -128,11 +114,10 @@ def repeat_word(rng: np.random.Generator, words: Sequence[str], repetitions: int
 
 def _repeated_contexts(tc: TaskContext) -> Iterator[tuple[int, int, list[str], str]]:
     """``(length, repetitions, edited words, repeated word)``: one base context per sample, every count."""
-    p = tc.params
-    for length in _sweep(p["context_length"]):
-        for _ in range(p["samples"]):
+    for length in tc.positive_ints("context_length"):
+        for _ in range(tc.count("samples")):
             words = tc.builder.context("unique_words", length)
-            for repetitions in _sweep(p["repetition_count"]):
+            for repetitions in tc.positive_ints("repetition_count"):
                 edited, word = repeat_word(tc.rng, words, int(repetitions))
                 yield length, repetitions, edited, word
 
@@ -203,13 +188,12 @@ def _pick_pair(rng: np.random.Generator, attributes: np.ndarray, same: bool) -> 
 )
 def check_association(tc: TaskContext) -> list[Instance]:
     """Do two words share an attribute? Words tagged ``ATT_1 … ATT_n``; a yes and a no per context."""
-    p = tc.params
     out = []
-    for length in _sweep(p["context_length"]):
-        for n_attribute in _sweep(p["n_attribute"]):
+    for length in tc.positive_ints("context_length"):
+        for n_attribute in tc.positive_ints("n_attribute"):
             if n_attribute < 2:
                 raise ConfigError(f"check_association needs at least 2 attributes, got {n_attribute}")
-            for _ in range(p["samples"]):
+            for _ in range(tc.count("samples")):
                 words = tc.builder.unique_words(length)
                 attributes = tc.rng.integers(1, n_attribute + 1, size=length)
                 items = tc.builder.trim([f"{w}: ATT_{a}" for w, a in zip(words, attributes.tolist())], length)

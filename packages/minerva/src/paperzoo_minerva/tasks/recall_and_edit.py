@@ -18,14 +18,13 @@ over the context's items.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable
 
 import numpy as np
 
 from paperzoo.errors import ConfigError
 from paperzoo_minerva.instance import Instance
-from paperzoo_minerva.tasks import TaskContext, make_prompt, task
+from paperzoo_minerva.tasks import TaskContext, make_prompt, numbered, sweep, task
 
 __all__ = [
     "EDIT_WORDS",
@@ -71,31 +70,16 @@ _ORDINALS = {2: "other", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "se
 # ------------------------------------------------------------------ helpers
 
 
-def _values(value: Any) -> list[Any]:
-    """A parameter given as one value or a list of values, as a list."""
-    return list(value) if isinstance(value, (list, tuple)) else [value]
-
-
-def _contexts(tc: TaskContext, kind: str) -> Iterator[tuple[int, list[str]]]:
-    """``(context_length, items)``: ``samples`` fresh contexts per context length."""
-    samples = tc.params["samples"]
-    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
-        raise ConfigError(f"{tc.spec.name}: samples must be a positive integer, got {samples!r}")
-    for length in _values(tc.params["context_length"]):
-        for _ in range(int(samples)):
-            yield int(length), tc.builder.context(kind, int(length))
-
-
 def _edit_words(tc: TaskContext, k: int) -> list[str]:
     """``k`` distinct words of the task's ``edit_words``."""
-    words = list(dict.fromkeys(_values(tc.params["edit_words"])))
+    words = list(dict.fromkeys(sweep(tc.params["edit_words"])))
     if len(words) < k:
         raise ConfigError(f"{tc.spec.name}: edit_words needs at least {k} distinct words, got {words!r}")
     return [words[i] for i in tc.rng.choice(len(words), size=k, replace=False)]
 
 
 def _nths(tc: TaskContext) -> list[int]:
-    nths = _values(tc.params["nth"])
+    nths = sweep(tc.params["nth"])
     if not nths or any(isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2 for n in nths):
         raise ConfigError(f"{tc.spec.name}: nth values must be integers of at least 2, got {nths!r}")
     return [int(n) for n in nths]
@@ -105,8 +89,7 @@ def ordinal(n: int) -> str:
     """The instruction's word for "every n-th": ``other``, ``third``, ``fourth``, ..., ``11th``."""
     if n in _ORDINALS:
         return _ORDINALS[n]
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    return numbered(n)
 
 
 def overwrite_every_nth(items: np.ndarray, nth: int, substitute: str) -> np.ndarray:
@@ -139,7 +122,7 @@ def _join(items: np.ndarray) -> str:
 
 def _snapshot(tc: TaskContext, kind: str) -> list[Instance]:
     out: list[Instance] = []
-    for length, items in _contexts(tc, kind):
+    for length, items in tc.contexts(kind):
         text = ", ".join(items)
         out.append(tc.instance(make_prompt(text, SNAPSHOT), text, context_length=length))
     return out
@@ -184,8 +167,8 @@ def replace_all(tc: TaskContext) -> list[Instance]:
     every occurrence, as the instruction says.
     """
     out: list[Instance] = []
-    for length, items in _contexts(tc, "unique_words"):
-        for density in _values(tc.params["density"]):
+    for length, items in tc.contexts("unique_words"):
+        for density in sweep(tc.params["density"]):
             word, substitute = _edit_words(tc, 2)
             context = _with_repeated_word(tc, items, density, word)
             reference = np.where(context == word, substitute, context)
@@ -204,8 +187,8 @@ def replace_all(tc: TaskContext) -> list[Instance]:
 def replace_all_x_to_null(tc: TaskContext) -> list[Instance]:
     """Repeat the context without any occurrence of a word. (5 contexts × 4 densities.)"""
     out: list[Instance] = []
-    for length, items in _contexts(tc, "unique_words"):
-        for density in _values(tc.params["density"]):
+    for length, items in tc.contexts("unique_words"):
+        for density in sweep(tc.params["density"]):
             (word,) = _edit_words(tc, 1)
             context = _with_repeated_word(tc, items, density, word)
             prompt = make_prompt(_join(context), REPLACE_ALL_TO_NULL.format(word=word))
@@ -225,7 +208,7 @@ def replace_all_x_to_null(tc: TaskContext) -> list[Instance]:
 def overwrite_positions(tc: TaskContext) -> list[Instance]:
     """Repeat the context replacing every n-th word with a substitute. (5 contexts × n = 2, 3, 4.)"""
     out: list[Instance] = []
-    for length, items in _contexts(tc, "unique_words"):
+    for length, items in tc.contexts("unique_words"):
         text = ", ".join(items)
         for nth in _nths(tc):
             (substitute,) = _edit_words(tc, 1)
@@ -245,7 +228,7 @@ def overwrite_positions(tc: TaskContext) -> list[Instance]:
 def overwrite_positions_nth_to_null(tc: TaskContext) -> list[Instance]:
     """Repeat the context skipping every n-th word. (5 contexts × n = 2, 3, 4.)"""
     out: list[Instance] = []
-    for length, items in _contexts(tc, "unique_words"):
+    for length, items in tc.contexts("unique_words"):
         text = ", ".join(items)
         for nth in _nths(tc):
             reference = delete_every_nth(np.array(items, dtype=object), nth)
@@ -263,14 +246,14 @@ def overwrite_positions_nth_to_null(tc: TaskContext) -> list[Instance]:
 )
 def functional_updates(tc: TaskContext) -> list[Instance]:
     """Apply +3, −1 or ×2 to every number of a list of integers. (5 contexts × 3 operations.)"""
-    operations = _values(tc.params["operation"])
+    operations = sweep(tc.params["operation"])
     unknown = [op for op in operations if op not in OPERATIONS]
     if unknown or not operations:
         raise ConfigError(
             f"functional_updates: unknown operation(s) {unknown!r}", hint=f"use {', '.join(OPERATIONS)}"
         )
     out: list[Instance] = []
-    for length, items in _contexts(tc, "random_numbers"):
+    for length, items in tc.contexts("random_numbers"):
         text, numbers = ", ".join(items), np.array(items, dtype=np.int64)
         for operation in operations:
             instruction, update = OPERATIONS[operation]

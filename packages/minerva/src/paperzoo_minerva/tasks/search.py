@@ -17,19 +17,14 @@ grid (50, 50, 80, 50 and 20 prompts).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
 import numpy as np
 
 from paperzoo.errors import ConfigError
-from paperzoo_minerva.context import ContextBuilder
 from paperzoo_minerva.instance import Instance
-from paperzoo_minerva.tasks import TaskContext, make_prompt, task
+from paperzoo_minerva.tasks import TaskContext, depth_index, make_prompt, sweep, task
 
 __all__ = [
     "batch_key_value_search",
-    "depth_index",
     "key_value_search",
     "spread_indices",
     "string_search_gibberish",
@@ -60,11 +55,6 @@ BATCH_KEY_VALUE = (
 # ------------------------------------------------------------------ helpers
 
 
-def _values(value: Any) -> list[Any]:
-    """A parameter given as one value or a list of values, as a list."""
-    return list(value) if isinstance(value, (list, tuple)) else [value]
-
-
 def _count(tc: TaskContext, name: str) -> int:
     value = tc.params[name]
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
@@ -73,30 +63,17 @@ def _count(tc: TaskContext, name: str) -> int:
 
 
 def _answers(tc: TaskContext) -> list[str]:
-    answers = _values(tc.params["answers"])
+    answers = sweep(tc.params["answers"])
     if not answers or any(a not in ANSWERS for a in answers):
         raise ConfigError(f"{tc.spec.name}: answers must be a non-empty list of 'yes'/'no', got {answers!r}")
     return answers
 
 
 def _depths(tc: TaskContext) -> list[float]:
-    depths = _values(tc.params["context_depth"])
+    depths = sweep(tc.params["context_depth"])
     if not depths or any(not 0 <= d <= 1 for d in depths):
         raise ConfigError(f"{tc.spec.name}: context_depth values must lie in [0, 1], got {depths!r}")
     return depths
-
-
-def _contexts(tc: TaskContext, kind: str) -> Iterator[tuple[int, list[str]]]:
-    """``(context_length, items)``: ``samples`` fresh contexts per context length."""
-    samples = _count(tc, "samples")
-    for length in _values(tc.params["context_length"]):
-        for _ in range(samples):
-            yield int(length), tc.builder.context(kind, int(length))
-
-
-def depth_index(n: int, depth: float) -> int:
-    """Index of the item at relative ``depth`` of ``n`` items: ``⌊n·depth⌋``, the last at depth 1."""
-    return min(int(n * depth), n - 1)
 
 
 def spread_indices(n: int, k: int) -> np.ndarray:
@@ -116,26 +93,6 @@ def spread_indices(n: int, k: int) -> np.ndarray:
     return indices
 
 
-def absent_words(builder: ContextBuilder, present: set[str], k: int, kind: str = "unique_words") -> list[str]:
-    """``k`` distinct words (or gibberish strings, ``kind="gibberish"``) not in ``present``.
-
-    Raises:
-        ConfigError: an unknown kind, or none found after many draws.
-    """
-    if kind not in ("unique_words", "gibberish"):
-        raise ConfigError(f"unknown kind of absent word {kind!r}", hint="use 'unique_words' or 'gibberish'")
-    draw = builder.unique_words if kind == "unique_words" else builder.gibberish
-    batch = max(32, 2 * k) if kind == "gibberish" else min(max(32, 2 * k), len(builder.words))
-    found: list[str] = []
-    for _ in range(100):
-        for word in draw(batch):
-            if word not in present and word not in found:
-                found.append(word)
-                if len(found) == k:
-                    return found
-    raise ConfigError(f"could not find {k} {kind} absent from the context", hint="use a shorter context")
-
-
 def _prompt_without_closing(context: str, instruction: str) -> str:
     """The key-value layout: the instruction itself ends with the answer's lead-in."""
     return f"Context:\n{context}\n\nInstruction:\n{instruction}"
@@ -147,14 +104,14 @@ def _prompt_without_closing(context: str, instruction: str) -> str:
 def _word_search(tc: TaskContext, kind: str) -> list[Instance]:
     depths, answers = _depths(tc), _answers(tc)
     out: list[Instance] = []
-    for length, items in _contexts(tc, kind):
+    for length, items in tc.contexts(kind):
         text, present = ", ".join(items), set(items)
         for depth in depths:
             for answer in answers:
                 if answer == "yes":
                     word = items[depth_index(len(items), depth)]
                 else:
-                    (word,) = absent_words(tc.builder, present, 1, tc.params["absent_kind"])
+                    (word,) = tc.builder.absent(present, 1, tc.params["absent_kind"])
                 prompt = make_prompt(text, WORD_SEARCH.format(word=word))
                 out.append(tc.instance(prompt, answer, context_length=length, context_depth=depth))
     return out
@@ -227,16 +184,16 @@ def string_search_sequence(tc: TaskContext) -> list[Instance]:
     """
     answers = _answers(tc)
     out: list[Instance] = []
-    for length, items in _contexts(tc, "unique_words"):
+    for length, items in tc.contexts("unique_words"):
         text, present = ", ".join(items), set(items)
-        for sequence_length in _values(tc.params["sequence_length"]):
+        for sequence_length in sweep(tc.params["sequence_length"]):
             if not 1 <= sequence_length <= len(items):
                 raise ConfigError(
                     f"string_search_sequence: sequence_length {sequence_length} does not fit a context of "
                     f"{len(items)} words",
                     hint="use a shorter sequence or a longer context",
                 )
-            for n_corrupt in _values(tc.params["n_corrupt"]):
+            for n_corrupt in sweep(tc.params["n_corrupt"]):
                 if not 1 <= n_corrupt <= sequence_length:
                     raise ConfigError(
                         f"string_search_sequence: n_corrupt must be in 1..{sequence_length}, got {n_corrupt}"
@@ -247,7 +204,7 @@ def string_search_sequence(tc: TaskContext) -> list[Instance]:
                     query = list(run)
                     if answer == "no":
                         positions = tc.rng.choice(sequence_length, size=n_corrupt, replace=False)
-                        for position, word in zip(positions, absent_words(tc.builder, present, n_corrupt)):
+                        for position, word in zip(positions, tc.builder.absent(present, n_corrupt)):
                             query[position] = word
                     prompt = make_prompt(text, SEQUENCE_SEARCH.format(sequence=", ".join(query)))
                     out.append(
@@ -278,7 +235,7 @@ def key_value_search(tc: TaskContext) -> list[Instance]:
     """The value of the key at a given depth of ``key: value`` pairs. (10 contexts × 5 depths.)"""
     depths = _depths(tc)
     out: list[Instance] = []
-    for length, items in _contexts(tc, "word_pairs"):
+    for length, items in tc.contexts("word_pairs"):
         text = ", ".join(items)
         keys, values = _split_pairs(items)
         for depth in depths:
@@ -298,10 +255,10 @@ def key_value_search(tc: TaskContext) -> list[Instance]:
 def batch_key_value_search(tc: TaskContext) -> list[Instance]:
     """The values of ``n_words`` keys spread evenly over the pairs. (5 contexts × 4 key counts.)"""
     out: list[Instance] = []
-    for length, items in _contexts(tc, "word_pairs"):
+    for length, items in tc.contexts("word_pairs"):
         text = ", ".join(items)
         keys, values = _split_pairs(items)
-        for n_words in _values(tc.params["n_words"]):
+        for n_words in sweep(tc.params["n_words"]):
             indices = spread_indices(len(items), int(n_words))
             prompt = _prompt_without_closing(text, BATCH_KEY_VALUE.format(keys=", ".join(keys[indices])))
             out.append(

@@ -18,7 +18,6 @@ every list.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
@@ -27,7 +26,6 @@ from paperzoo_minerva.instance import Instance
 from paperzoo_minerva.tasks import TaskContext, make_prompt, task
 
 __all__ = [
-    "absent_word",
     "deal_lists",
     "deal_roles",
     "format_lists",
@@ -119,40 +117,7 @@ def format_roles(blocks: np.ndarray) -> str:
     )
 
 
-def absent_word(tc: TaskContext, present: set[str]) -> str:
-    """A word of the builder's word list that is not in ``present``, drawn uniformly."""
-    words = tc.builder.words
-    if 2 * len(present) < len(words):  # rejection sampling: each draw succeeds with p > 1/2
-        while True:
-            for index in tc.rng.integers(len(words), size=16):
-                if words[index] not in present:
-                    return words[index]
-    missing = [w for w in words if w not in present]
-    if not missing:
-        raise ConfigError("every word of the word list is in the context; no absent word can be drawn")
-    return tc.builder.choice(missing)
-
-
 # ------------------------------------------------------------------ parameters
-
-
-def _values(params: Any, key: str) -> tuple[int, ...]:
-    """``params[key]`` as a non-empty tuple of ints (a single int is a grid of one)."""
-    value = params[key]
-    values = (value,) if isinstance(value, int | np.integer) else tuple(value)
-    if not values or not all(isinstance(v, int | np.integer) and v >= 1 for v in values):
-        raise ConfigError(f"{key} must be a positive integer or a list of them, got {value!r}")
-    return tuple(int(v) for v in values)
-
-
-def _contexts(tc: TaskContext) -> list[tuple[int, list[str]]]:
-    """``(length, words)`` for ``num_samples`` unique-word contexts of each ``context_length``."""
-    (samples,) = _values(tc.params, "num_samples")
-    return [
-        (length, tc.builder.context("unique_words", length))
-        for length in _values(tc.params, "context_length")
-        for _ in range(samples)
-    ]
 
 
 def _pick(tc: TaskContext, n: int, k: int = 1) -> list[int]:
@@ -171,7 +136,7 @@ def _pick(tc: TaskContext, n: int, k: int = 1) -> list[int]:
         "n_list": (4, 8, 16, 32),
         "depths": (0.0, 0.25, 0.5, 0.75),
         "absent": 1,
-        "num_samples": 5,
+        "samples": 5,
     },
     metrics=("exact_match", "exact_match_strict"),
     primary="exact_match",
@@ -192,13 +157,13 @@ def generate_group_membership(tc: TaskContext) -> list[Instance]:
             f"absent (queries of words not in the context) must be an integer >= 0, got {absent!r}"
         )
     out = []
-    for length, words in _contexts(tc):
+    for length, words in tc.contexts("unique_words"):
         present = set(words)
-        for n in _values(tc.params, "n_list"):
+        for n in tc.positive_ints("n_list"):
             context = format_lists(deal_lists(words, n))
             for target in [int(d * n) for d in depths] + [None] * absent:
                 if target is None:
-                    query, reference = absent_word(tc, present), "no"
+                    query, reference = tc.builder.absent(present)[0], "no"
                 else:  # list `target` holds positions target, target + n, ...
                     size = (len(words) - target + n - 1) // n
                     query, reference = words[target + n * int(tc.rng.integers(size))], f"List {target + 1}"
@@ -210,7 +175,7 @@ def generate_group_membership(tc: TaskContext) -> list[Instance]:
 @task(
     "group_association",
     CATEGORY,
-    defaults={"context_length": 4000, "n_list": (4, 8, 16, 32), "num_samples": 5},
+    defaults={"context_length": 4000, "n_list": (4, 8, 16, 32), "samples": 5},
     metrics=("exact_match", "exact_match_strict"),
     primary="exact_match",
     yes_no=True,
@@ -222,8 +187,8 @@ def generate_group_association(tc: TaskContext) -> list[Instance]:
     distinct random lists.
     """
     out = []
-    for length, words in _contexts(tc):
-        for n in _values(tc.params, "n_list"):
+    for length, words in tc.contexts("unique_words"):
+        for n in tc.positive_ints("n_list"):
             lists = deal_lists(words, n)
             if n < 2 or len(lists[-1]) < 2:
                 raise ConfigError(
@@ -247,7 +212,7 @@ def generate_group_association(tc: TaskContext) -> list[Instance]:
 @task(
     "alternating_group_association",
     CATEGORY,
-    defaults={"context_length": 4000, "n_roles": (2, 4, 8, 16, 32), "n_turns": (10,), "num_samples": 5},
+    defaults={"context_length": 4000, "n_roles": (2, 4, 8, 16, 32), "n_turns": (10,), "samples": 5},
     metrics=("exact_match", "exact_match_strict"),
     primary="exact_match",
     yes_no=True,
@@ -260,9 +225,9 @@ def generate_alternating_group_association(tc: TaskContext) -> list[Instance]:
     and turn count.
     """
     out = []
-    for length, words in _contexts(tc):
-        for n_roles in _values(tc.params, "n_roles"):
-            for n_turns in _values(tc.params, "n_turns"):
+    for length, words in tc.contexts("unique_words"):
+        for n_roles in tc.positive_ints("n_roles"):
+            for n_turns in tc.positive_ints("n_turns"):
                 if n_roles < 2 or n_turns < 2:
                     raise ConfigError(
                         f"alternating_group_association needs at least 2 roles and 2 turns, "
@@ -286,8 +251,8 @@ def generate_alternating_group_association(tc: TaskContext) -> list[Instance]:
 def _iterate(tc: TaskContext, which: str) -> list[Instance]:
     instruction = ITERATE_INSTRUCTION.format(which=which)
     out = []
-    for length, words in _contexts(tc):
-        for n in _values(tc.params, "n_list"):
+    for length, words in tc.contexts("unique_words"):
+        for n in tc.positive_ints("n_list"):
             first, last = list_ends(len(words), n)
             positions = first if which == "first" else last
             reference = ", ".join(words[i] for i in positions)
@@ -301,7 +266,7 @@ def _iterate(tc: TaskContext, which: str) -> list[Instance]:
     return out
 
 
-_ITERATE_DEFAULTS = {"context_length": 4000, "n_list": (4, 8, 16, 32), "num_samples": 5}
+_ITERATE_DEFAULTS = {"context_length": 4000, "n_list": (4, 8, 16, 32), "samples": 5}
 
 
 @task(

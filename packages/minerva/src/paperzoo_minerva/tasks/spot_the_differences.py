@@ -17,14 +17,13 @@ sweep; ``samples`` is the number of contexts drawn per setting.
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Any
 
 import numpy as np
 
 from paperzoo.errors import ConfigError
 from paperzoo_minerva.context import ContextBuilder
 from paperzoo_minerva.instance import Instance
-from paperzoo_minerva.tasks import TaskContext, make_prompt, task
+from paperzoo_minerva.tasks import TaskContext, make_prompt, numbered, sweep, task
 
 __all__ = [
     "compare_two_lists",
@@ -53,11 +52,6 @@ PATCH_THE_DIFFERENCE = (
 PATCH_THE_DIFFERENCE_ANSWER = (
     "Answer: The {nth} word that appears after the final word in the given sequence is"
 )
-
-
-def _sweep(value: Any) -> tuple[Any, ...]:
-    """A parameter's values: a list or tuple sweeps them, anything else is one value."""
-    return tuple(value) if isinstance(value, (list, tuple)) else (value,)
 
 
 def fresh_words(builder: ContextBuilder, n: int, exclude: Collection[str]) -> list[str]:
@@ -90,14 +84,14 @@ def compare_two_lists(tc: TaskContext) -> list[Instance]:
     The reference lists the chosen list's differing words in the order they appear.
     """
     p = tc.params
-    chosen_lists = _sweep(p["chosen_list"])
+    chosen_lists = sweep(p["chosen_list"])
     if unknown := [c for c in chosen_lists if c not in ("first", "second")]:
         raise ConfigError(f"chosen_list must be 'first' or 'second', got {unknown}")
     out = []
-    for length in _sweep(p["context_length"]):
-        for _ in range(p["samples"]):
+    for length in tc.positive_ints("context_length"):
+        for _ in range(tc.count("samples")):
             original = tc.builder.context("unique_words", length // 2)
-            for n_difference in _sweep(p["n_difference"]):
+            for n_difference in tc.positive_ints("n_difference"):
                 if not 1 <= n_difference <= len(original):
                     raise ConfigError(f"cannot replace {n_difference} of a list of {len(original)} words")
                 positions = np.sort(tc.rng.choice(len(original), size=n_difference, replace=False))
@@ -139,9 +133,9 @@ def identify_odd_group(tc: TaskContext) -> list[Instance]:
     """
     p = tc.params
     out = []
-    for length in _sweep(p["context_length"]):
-        for _ in range(p["samples"]):
-            for n_words in _sweep(p["n_words"]):
+    for length in tc.positive_ints("context_length"):
+        for _ in range(tc.count("samples")):
+            for n_words in tc.positive_ints("n_words"):
                 words = tc.builder.unique_words(n_words)
                 n_lists = length // tc.builder.count(f"List 1: {', '.join(words)}\n")
                 if n_lists < 2:
@@ -152,7 +146,7 @@ def identify_odd_group(tc: TaskContext) -> list[Instance]:
                 shuffles = np.array(words, dtype=object)[
                     tc.rng.permuted(np.tile(np.arange(n_words), (n_lists, 1)), axis=1)
                 ]
-                for p_anomaly in _sweep(p["p_anomaly"]):
+                for p_anomaly in sweep(p["p_anomaly"]):
                     if not 0 <= p_anomaly <= 1:
                         raise ConfigError(f"p_anomaly must lie in [0, 1], got {p_anomaly}")
                     n_anomaly = max(1, int(n_words * p_anomaly))
@@ -180,8 +174,7 @@ def ordinal(n: int) -> str:
     named = {1: "next", 2: "second", 3: "third"}
     if n in named:
         return named[n]
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    return numbered(n)
 
 
 def pattern_end(pattern_length: int, start: float) -> int:
@@ -214,22 +207,22 @@ def patch_the_difference(tc: TaskContext) -> list[Instance]:
     """
     p = tc.params
     out = []
-    for length in _sweep(p["context_length"]):
-        for _ in range(p["samples"]):
-            for pattern_length in _sweep(p["pattern_length"]):
+    for length in tc.positive_ints("context_length"):
+        for _ in range(tc.count("samples")):
+            for pattern_length in tc.positive_ints("pattern_length"):
                 pattern = tc.builder.unique_words(pattern_length)
                 repetitions = length // tc.builder.count(", ".join(pattern) + ", ")
                 if repetitions < 1:
                     raise ConfigError(f"a pattern of {pattern_length} words does not fit in {length} tokens")
                 ends: set[int] = set()
-                for start in _sweep(p["start"]):
+                for start in sweep(p["start"]):
                     end = pattern_end(pattern_length, start)
                     if end in ends:
                         continue
                     ends.add(end)
                     tail = pattern[: end + 1] if end < pattern_length - 1 else []
                     context = ", ".join(pattern * repetitions + tail)
-                    for nth in _sweep(p["nth"]):
+                    for nth in tc.positive_ints("nth"):
                         if nth < 1:
                             raise ConfigError(f"nth must be at least 1, got {nth}")
                         prompt = make_prompt(
