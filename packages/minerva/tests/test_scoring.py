@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from paperzoo_minerva.scoring import (
@@ -79,6 +79,7 @@ def test_vectorised_lcs_matches_the_textbook_dp(a: list[str], b: list[str]) -> N
        st.lists(st.sampled_from(["alpha", "beta", "gamma", "7", "e", "x"]), max_size=15))  # fmt: skip
 def test_rouge_matches_the_rouge_score_package(a: list[str], b: list[str]) -> None:
     rouge_scorer = pytest.importorskip("rouge_score.rouge_scorer")
+    assume(a or b)  # two empty texts: see test_two_empty_texts_are_identical
     reference, generation = " ".join(a), " ".join(b)
     expected = rouge_scorer.RougeScorer(["rouge1", "rougeL"], use_stemmer=False).score(
         reference.lower(), generation
@@ -87,3 +88,8 @@ def test_rouge_matches_the_rouge_score_package(a: list[str], b: list[str]) -> No
     assert ours["rouge-1"] == pytest.approx(expected["rouge1"].fmeasure)
     assert ours["rouge-L"] == pytest.approx(expected["rougeL"].fmeasure)
     assert ours["rouge-L_recall"] == pytest.approx(expected["rougeL"].recall)
+
+
+def test_two_empty_texts_are_identical() -> None:
+    assert rouge("", "") == pytest.approx(dict.fromkeys(rouge("a", "a"), 1.0))
+    assert rouge("", "word")["rouge-L"] == rouge("word", "")["rouge-1"] == 0.0

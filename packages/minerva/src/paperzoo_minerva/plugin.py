@@ -9,7 +9,7 @@ from paperzoo import DatasetSpec, ExperimentSpec, MetricSpec, PluginInfo, hookim
 PAPER = "Minerva: A Programmable Memory Test Benchmark for Language Models"
 
 _RUN_SETTINGS = {
-    "responder": "oracle",
+    "responder": ["oracle", "always-yes"],
     "tasks": [],
     "limit": 0,
     "max_tokens": 4096,
@@ -66,9 +66,12 @@ def paperzoo_register_experiments(register: Callable[[ExperimentSpec], None]) ->
         ExperimentSpec(
             "minerva.snapshot",
             "paperzoo_minerva.experiments:snapshot",
-            "The published snapshot answered by a responder (oracle, always-yes, or an LLM backend).",
+            "The published snapshot answered by the oracle, always-yes and any LLM backends.",
             settings=_RUN_SETTINGS,
-            scales={"smoke": {"limit": 3}},
+            scales={
+                "smoke": {"limit": 3},
+                "paper": {"responder": ["oracle", "always-yes", "transformers:smollm2"]},
+            },
             reproduces="Table 2 / Figure 3 protocol (per-task and per-category scores)",
         )
     )

@@ -9,7 +9,8 @@ rendered the way Minerva renders them: a list as ``"a, b, c"``, agent → list a
   and no" matches "yes"; "not" matches "no".
 * ``exact_match_strict`` — the normalised generation *equals* the reference.
 * ``rouge`` — ROUGE-1 and ROUGE-L F1, precision and recall (no stemming; the
-  ``rouge-score`` package's tokenisation: lower case, alphanumeric runs).
+  ``rouge-score`` package's tokenisation: lower case, alphanumeric runs). Two
+  empty texts score 1 here, 0 in ``rouge-score``.
 * ``count_accuracy`` — the number in "… appears N times" / "twice" equals the count.
 * ``set_overlap`` — precision, recall, F1 and Jaccard of the ``", "``-separated
   items after "FINAL ANSWER:" (or of the whole answer) against the reference set.
@@ -95,9 +96,16 @@ def _prf(hits: float, predicted: int, reference: int) -> tuple[float, float, flo
 
 
 def rouge(reference: Any, generation: str) -> dict[str, float]:
-    """ROUGE-1 and ROUGE-L (F1, precision, recall) between reference and generation."""
+    """ROUGE-1 and ROUGE-L (F1, precision, recall) between reference and generation.
+
+    Two texts without tokens are identical and score 1 (``rouge-score`` gives 0;
+    one snapshot instance of ``processing_data_blocks`` has an empty reference).
+    """
     ref = _ROUGE_TOKEN.findall(render_reference(reference).lower())
     gen = _ROUGE_TOKEN.findall(generation.lower())
+    if not ref and not gen:
+        return dict.fromkeys(("rouge-1", "rouge-L", "rouge-1_precision", "rouge-1_recall",
+                              "rouge-L_precision", "rouge-L_recall"), 1.0)  # fmt: skip
     ref_counts: dict[str, int] = {}
     for token in ref:
         ref_counts[token] = ref_counts.get(token, 0) + 1
