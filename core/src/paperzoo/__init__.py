@@ -10,11 +10,11 @@ Plugin authors need::
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from paperzoo._version import __version__
 from paperzoo.errors import PaperzooError
+from paperzoo.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from paperzoo.base import BaseEstimator, check_is_fitted, clone
@@ -92,14 +92,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'paperzoo' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__, _ = lazy_exports(__name__, _LAZY)

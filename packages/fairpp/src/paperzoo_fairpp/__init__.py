@@ -6,34 +6,20 @@ Names are imported on first use, so that discovering the plugin
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from paperzoo.lazy import lazy_exports
 
 _LAZY = {
-    "DemographicParityRegressor": "regressor",
-    "GroupwiseRegressor": "regressor",
-    "BarycenterPostProcessor": "postprocess",
-    "PenalizedLinearRegression": "baselines",
-    "ks_unfairness": "metrics",
-    "w2_unfairness": "metrics",
-    "mse": "metrics",
-    "risk_unfairness_curve": "metrics",
-    "communities_crime": "datasets",
-    "gaussian_linear_groups": "datasets",
-    "FairnessError": "groups",
+    "DemographicParityRegressor": ".regressor",
+    "GroupwiseRegressor": ".regressor",
+    "BarycenterPostProcessor": ".postprocess",
+    "PenalizedLinearRegression": ".baselines",
+    "ks_unfairness": ".metrics",
+    "w2_unfairness": ".metrics",
+    "mse": ".metrics",
+    "risk_unfairness_curve": ".metrics",
+    "communities_crime": ".datasets",
+    "gaussian_linear_groups": ".datasets",
+    "FairnessError": ".groups",
 }
 
-__all__ = sorted(_LAZY)
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'paperzoo_fairpp' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"paperzoo_fairpp.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__, __all__ = lazy_exports(__name__, _LAZY)

@@ -11,45 +11,31 @@ Names are imported on first use, so that discovering the plugin
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from paperzoo.lazy import lazy_exports
 
 _LAZY = {
-    "LLMBackend": "backend",
-    "get_backend": "registry",
-    "backends": "registry",
-    "BackendSpec": "registry",
-    "ChatResponse": "chat",
-    "ChatParams": "chat",
-    "Completion": "chat",
-    "Usage": "chat",
-    "Capabilities": "chat",
-    "TokenLogprob": "chat",
-    "Message": "chat",
-    "LLMError": "chat",
-    "LLMConnectionError": "chat",
-    "LLMAuthError": "chat",
-    "LLMRateLimitError": "chat",
-    "LLMServerError": "chat",
-    "LLMTimeoutError": "chat",
-    "LLMResponseError": "chat",
-    "LLMUnsupportedError": "chat",
-    "CostMeter": "cost",
-    "ResponseCache": "cache",
-    "LLMServer": "server",
+    "LLMBackend": ".backend",
+    "get_backend": ".registry",
+    "backends": ".registry",
+    "BackendSpec": ".registry",
+    "ChatResponse": ".chat",
+    "ChatParams": ".chat",
+    "Completion": ".chat",
+    "Usage": ".chat",
+    "Capabilities": ".chat",
+    "TokenLogprob": ".chat",
+    "Message": ".chat",
+    "LLMError": ".chat",
+    "LLMConnectionError": ".chat",
+    "LLMAuthError": ".chat",
+    "LLMRateLimitError": ".chat",
+    "LLMServerError": ".chat",
+    "LLMTimeoutError": ".chat",
+    "LLMResponseError": ".chat",
+    "LLMUnsupportedError": ".chat",
+    "CostMeter": ".cost",
+    "ResponseCache": ".cache",
+    "LLMServer": ".server",
 }
 
-__all__ = sorted(_LAZY)
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'paperzoo_llm' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"paperzoo_llm.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__, __all__ = lazy_exports(__name__, _LAZY)

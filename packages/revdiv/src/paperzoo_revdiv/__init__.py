@@ -12,43 +12,29 @@ paperzoo does to discover the plugin) stays free of numpy and scipy.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from paperzoo.lazy import lazy_exports
 
 _LAZY = {
-    "GlobalProp": "rules",
-    "UserProp": "rules",
-    "UserEq": "rules",
-    "ScaledUserProp": "rules",
-    "RULES": "rules",
-    "solve_gamma": "rules",
-    "EngagementError": "engagement",
-    "check_engagement": "engagement",
-    "fraud_gain": "axioms",
-    "bribery_gain": "axioms",
-    "sybil_gain": "axioms",
-    "monotonicity_change": "axioms",
-    "pigou_dalton_change": "axioms",
-    "max_suspicious_profit": "axioms",
-    "axiom_report": "axioms",
-    "pay_per_stream": "metrics",
-    "relative_pps": "metrics",
-    "max_envy": "metrics",
-    "synthetic_streams": "datasets",
-    "lastfm_hetrec": "datasets",
+    "GlobalProp": ".rules",
+    "UserProp": ".rules",
+    "UserEq": ".rules",
+    "ScaledUserProp": ".rules",
+    "RULES": ".rules",
+    "solve_gamma": ".rules",
+    "EngagementError": ".engagement",
+    "check_engagement": ".engagement",
+    "fraud_gain": ".axioms",
+    "bribery_gain": ".axioms",
+    "sybil_gain": ".axioms",
+    "monotonicity_change": ".axioms",
+    "pigou_dalton_change": ".axioms",
+    "max_suspicious_profit": ".axioms",
+    "axiom_report": ".axioms",
+    "pay_per_stream": ".metrics",
+    "relative_pps": ".metrics",
+    "max_envy": ".metrics",
+    "synthetic_streams": ".datasets",
+    "lastfm_hetrec": ".datasets",
 }
 
-__all__ = sorted(_LAZY)
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'paperzoo_revdiv' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"paperzoo_revdiv.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__, __all__ = lazy_exports(__name__, _LAZY)
