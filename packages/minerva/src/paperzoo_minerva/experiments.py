@@ -26,7 +26,7 @@ from paperzoo_minerva.responders import make_responder
 from paperzoo_minerva.runner import evaluate, run_suite, summarise
 from paperzoo_minerva.snapshot import load_snapshot
 from paperzoo_minerva.suite_stats import suite_statistics
-from paperzoo_minerva.tasks import generate_suite, get_task
+from paperzoo_minerva.tasks import all_tasks, generate_suite, get_task
 
 if TYPE_CHECKING:
     from paperzoo.runs import Run
@@ -138,8 +138,10 @@ def snapshot(run: Run) -> Result:
 def generated(run: Run) -> Result:
     """Generate a suite, check it against the snapshot's statistics, and answer it."""
     s = run.settings
-    tasks = list(s["tasks"]) or None
-    suite = generate_suite(run.seed, tasks=tasks, common={"context_length": s["context_length"]})
+    specs = [get_task(name) for name in s["tasks"]] or all_tasks()
+    sized = any("context_length" in spec.defaults for spec in specs)
+    common = {"context_length": s["context_length"]} if sized else {}
+    suite = generate_suite(run.seed, tasks=[spec.name for spec in specs], common=common)
     instances = _select(suite, list(s["tasks"]), int(s["limit"]))
     path = write_suite(
         suite, run.artifact_path("suite.jsonl"), seed=run.seed, context_length=s["context_length"]

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from paperzoo import DatasetSpec, ExperimentSpec, MetricSpec, PluginInfo, hookimpl
+
+if TYPE_CHECKING:
+    import click
 
 PAPER = "Minerva: A Programmable Memory Test Benchmark for Language Models"
 
@@ -87,3 +91,10 @@ def paperzoo_register_experiments(register: Callable[[ExperimentSpec], None]) ->
             reproduces="the benchmark generator (task counts, yes/no balance, context lengths)",
         )
     )
+
+
+@hookimpl
+def paperzoo_register_commands(cli: click.Group) -> None:
+    from paperzoo_minerva.cli import minerva
+
+    cli.add_command(minerva)

@@ -28,6 +28,7 @@ __all__ = [
     "TASKS",
     "TaskContext",
     "TaskSpec",
+    "all_tasks",
     "depth_index",
     "generate_suite",
     "get_task",
@@ -163,6 +164,12 @@ def _load_all() -> None:
         importlib.import_module(f"paperzoo_minerva.tasks.{module}")
 
 
+def all_tasks() -> list[TaskSpec]:
+    """Every task, in category order (the order of a full suite)."""
+    _load_all()
+    return [s for c in CATEGORIES for s in TASKS.values() if s.category == c]
+
+
 def get_task(name: str) -> TaskSpec:
     """The task called ``name``.
 
@@ -267,11 +274,18 @@ def generate_suite(
         ConfigError: an unknown task or parameter.
     """
     _load_all()
-    names = (
-        list(tasks)
-        if tasks is not None
-        else [n for c in CATEGORIES for n, s in TASKS.items() if s.category == c]
-    )
+    names = list(tasks) if tasks is not None else [s.name for s in all_tasks()]
+    specs = [get_task(name) for name in names]
+    for name in overrides or {}:
+        if name not in names:
+            get_task(name)  # an unknown task: a clear error with a suggestion
+            raise ConfigError(f"overrides name task {name!r}, which is not generated", hint="add it to tasks")
+    unused = set(common or {}) - {key for spec in specs for key in spec.defaults}
+    if unused:
+        raise ConfigError(
+            f"no generated task has the parameter(s) {', '.join(sorted(unused))}",
+            hint="see `paperzoo minerva tasks` for each task's parameters",
+        )
     out: list[Instance] = []
     for name in names:
         spec = get_task(name)
