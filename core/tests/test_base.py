@@ -139,3 +139,38 @@ def test_estimators_satisfy_the_protocol() -> None:
 
     assert isinstance(ShrunkMean(), Estimator)
     assert not isinstance(object(), Estimator)
+
+
+class _Scorer:
+    """A parameter object without ``__eq__`` (compared by its state)."""
+
+    def __init__(self, weights: np.ndarray) -> None:
+        self.weights = weights
+
+
+class _UsesScorer(BaseEstimator):
+    def __init__(self, scorer: _Scorer | None = None, spoil: bool = False) -> None:
+        self.scorer = scorer
+        self.spoil = spoil
+
+    def fit(self, x: np.ndarray) -> _UsesScorer:
+        if self.spoil:
+            self.scorer.weights = self.scorer.weights + 1  # type: ignore[union-attr]
+        self.mean_ = float(np.mean(x))
+        return self
+
+
+@pytest.mark.parametrize("spoil", [False, True])
+def test_parameter_objects_without_eq_are_compared_by_state(spoil: bool) -> None:
+    class Contract(EstimatorContract):
+        def make_estimator(self) -> _UsesScorer:
+            return _UsesScorer(_Scorer(np.arange(3.0)), spoil=spoil)
+
+        def fit_args(self) -> tuple[np.ndarray]:
+            return (np.ones(3),)
+
+    if spoil:
+        with pytest.raises(AssertionError, match="fit modified a parameter"):
+            Contract().test_fit_does_not_change_params()
+    else:
+        Contract().test_fit_does_not_change_params()  # a deep-copied scorer with equal state is equal
