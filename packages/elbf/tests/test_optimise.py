@@ -20,6 +20,7 @@ from paperzoo_elbf.optimise import (
     optimise_lbf,
     optimise_plbf,
     optimise_sandwich,
+    optimise_shared,
 )
 
 
@@ -168,3 +169,18 @@ def test_the_ensemble_gain_shrinks_as_the_oracles_correlate() -> None:
         assert both is not None
         gains.append(single / both.fpr)
     assert gains[0] > 1.2 > gains[1]
+
+
+def test_shared_backup_thresholds_never_worsen_the_start_and_report_their_fpr() -> None:
+    keys, held = _scores(6)
+    curves = [ScoreCurve.from_scores(keys[:, j], held[:, j], n_thresholds=32) for j in range(2)]
+
+    def fpr(taus: tuple[float, ...]) -> float:
+        all_pass = np.mean((held >= np.array(taus)).all(axis=1))
+        rejected = np.sum(~(keys >= np.array(taus)).all(axis=1))
+        return float(all_pass + (1 - all_pass) * bloom_fpr(2_000, rejected))
+
+    start = (float(curves[0].thresholds[5]), float(curves[1].thresholds[20]))
+    taus, value = optimise_shared(curves, keys, held, 2_000, start)
+    assert value == pytest.approx(fpr(taus))
+    assert value <= fpr(start) + 1e-12

@@ -31,6 +31,7 @@ from paperzoo_elbf.optimise import (
     optimise_lbf,
     optimise_plbf,
     optimise_sandwich,
+    optimise_shared,
 )
 from paperzoo_elbf.oracles import Oracle
 
@@ -295,7 +296,8 @@ class EnsembleLearnedBloomFilter(_Learned):
     descent. ``groups`` marks alternatives (one model family at several sizes):
     at most one per group is used; ``min_oracles`` forces at least that many.
     ``shared_backup=True`` is the ablation with one backup for every key some
-    oracle rejects: accept iff all oracles pass or ``x ∈ B``.
+    oracle rejects: accept iff all oracles pass or ``x ∈ B`` (same oracles and
+    bits as the plan; thresholds re-optimised for the shared backup).
     """
 
     def __init__(
@@ -351,6 +353,12 @@ class EnsembleLearnedBloomFilter(_Learned):
         held_used = held[:, list(plan.oracles)]
         if self.shared_backup:
             bits = sum(plan.backup_bits)
+            used = list(plan.oracles)
+            thresholds, _ = optimise_shared(
+                [curves[j] for j in used], key_scores[:, used], held[:, used], bits, plan.thresholds
+            )
+            self.thresholds_ = np.array(thresholds)
+            passed = key_scores[:, used] >= self.thresholds_[None, :]
             self.backups_ = [self._filter(keys[~passed.all(axis=1)], bits, self.seed)]
             eps = self.backups_[0].expected_fpr()
             all_pass = float(np.mean((held_used >= self.thresholds_[None, :]).all(axis=1)))

@@ -50,6 +50,7 @@ __all__ = [
     "optimise_lbf",
     "optimise_plbf",
     "optimise_sandwich",
+    "optimise_shared",
 ]
 
 LN2_SQUARED = math.log(2) ** 2
@@ -405,3 +406,41 @@ def _descend(
     return EnsemblePlan(
         start.oracles, tuple(float(curves[j].thresholds[t_idx[j]]) for j in range(m)), tuple(bits), value
     )
+
+
+def optimise_shared(
+    curves: Sequence[ScoreCurve],
+    key_scores: np.ndarray,
+    nonkey_scores: np.ndarray,
+    backup_bits: int,
+    start: Sequence[float],
+    rounds: int = 20,
+) -> tuple[tuple[float, ...], float]:
+    """Thresholds for one shared backup: accept iff every ``f_j(x) ≥ τ_j``, or ``x ∈ B``.
+
+    ``FPR = P(all pass) + (1 − P(all pass)) · ε(b, n⁻)``, with ``n⁻`` the keys that
+    some oracle rejects (all of them go to ``B``). Coordinate descent from
+    ``start``: each ``τ_j`` in turn takes its exact best value given the others.
+    Returns the thresholds and the FPR on the held-out non-keys.
+    """
+    keys = np.asarray(key_scores, dtype=float)
+    held = np.asarray(nonkey_scores, dtype=float)
+    t_idx = [int(np.searchsorted(c.thresholds, tau)) for c, tau in zip(curves, start)]
+    m, value = len(curves), math.inf
+    for _ in range(rounds):
+        before = list(t_idx)
+        for j in range(m):
+            taus = np.array([curves[i].thresholds[t_idx[i]] for i in range(m)])
+            others_held = np.delete(held >= taus, j, axis=1).all(axis=1)
+            others_keys = np.delete(keys >= taus, j, axis=1).all(axis=1)
+            held_j = np.sort(held[others_held, j])
+            keys_j = np.sort(keys[others_keys, j])
+            thresholds = curves[j].thresholds
+            all_pass = (len(held_j) - np.searchsorted(held_j, thresholds, side="left")) / len(held)
+            rejected = len(keys) - (len(keys_j) - np.searchsorted(keys_j, thresholds, side="left"))
+            fpr = all_pass + (1 - all_pass) * bloom_fpr(backup_bits, rejected)
+            t_idx[j] = int(np.argmin(fpr))
+            value = float(fpr[t_idx[j]])
+        if t_idx == before:
+            break
+    return tuple(float(curves[j].thresholds[t_idx[j]]) for j in range(m)), value
