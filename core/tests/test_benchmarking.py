@@ -26,6 +26,11 @@ def test_write_creates_the_folder_and_keeps_data_beside_meta(tmp_path: Path) -> 
     assert saved["meta"]["command"] == "c"
 
 
+def test_data_and_command_are_not_confused_with_meta_keys(tmp_path: Path) -> None:
+    path = benchmarking.write_benchmark(tmp_path / "r.json", {"rows": []}, command="c", data="which data set")
+    assert json.loads(path.read_text(encoding="utf-8"))["meta"]["data"] == "which data set"
+
+
 def test_a_failed_write_leaves_the_previous_file(tmp_path: Path) -> None:
     path = benchmarking.write_benchmark(tmp_path / "r.json", {"rows": [1]}, command="c")
     with pytest.raises(ValueError):

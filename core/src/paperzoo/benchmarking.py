@@ -41,7 +41,7 @@ def _version(package: str) -> str | None:
         return None
 
 
-def benchmark_meta(command: str, packages: Iterable[str] = (), **extra: Any) -> dict[str, Any]:
+def benchmark_meta(command: str, /, packages: Iterable[str] = (), **extra: Any) -> dict[str, Any]:
     """``{"command", "machine", "versions", "date", **extra}`` for a benchmark's JSON."""
     return {
         "command": command,
@@ -55,6 +55,7 @@ def benchmark_meta(command: str, packages: Iterable[str] = (), **extra: Any) -> 
 def write_benchmark(
     path: str | Path,
     data: Mapping[str, Any],
+    /,
     *,
     command: str,
     packages: Iterable[str] = (),

@@ -24,12 +24,9 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
-import platform
 import random
 import time
 from collections.abc import Callable
-from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +34,7 @@ import numpy as np
 import pybloom_live
 import rbloom
 
+from paperzoo.benchmarking import write_benchmark
 from paperzoo_elbf.bloom import BloomFilter
 
 WORDS = (  # noqa: SIM905 (a word list reads better as text)
@@ -204,20 +202,13 @@ def main() -> None:
         ratio = rate(kind, "paperzoo", ours) / rate(kind, "rbloom", theirs)
         acceptance[f"{kind}: ours {ours} / rbloom {theirs}"] = {"ratio": ratio, "within_3x": ratio >= 1 / 3}
     print(json.dumps(acceptance, indent=2))
-    meta = {
-        "command": "python packages/elbf/benchmarks/bench_bloom.py "
+    path = write_benchmark(
+        args.out / "bloom.json",
+        {"acceptance": acceptance, "rows": rows},
+        command="python packages/elbf/benchmarks/bench_bloom.py "
         + " ".join(f"--{k.replace('_', '-')} {v}" for k, v in vars(args).items() if k != "out"),
-        "machine": {
-            "platform": platform.platform(),
-            "processor": platform.processor() or platform.machine(),
-            "cpus": os.cpu_count(),
-            "python": platform.python_version(),
-        },
-        "versions": {
-            name: version(name) for name in ("paperzoo-elbf", "numpy", "rbloom", "pybloom-live", "xxhash")
-        },
-        "date": time.strftime("%Y-%m-%d"),
-        "notes": [
+        packages=("paperzoo-elbf", "numpy", "rbloom", "pybloom-live", "xxhash"),
+        notes=[
             "single-threaded; throughput = keys / best wall time of --repeats runs (1 run for pybloom-live)",
             f"pybloom-live runs on {small:,} keys and {small:,} negatives (it is an order of magnitude slower)",
             "ours: one contains() call per batch; integer keys as a numpy uint64 array "
@@ -228,10 +219,7 @@ def main() -> None:
             "query_fresh: new str objects with the same text in every run, so no cached hash",
             "rbloom and pybloom-live are sized from (n, eps) with eps = exp(-bits_per_key * ln(2)^2)",
         ],
-    }
-    args.out.mkdir(parents=True, exist_ok=True)
-    path = args.out / "bloom.json"
-    path.write_text(json.dumps({"meta": meta, "acceptance": acceptance, "rows": rows}, indent=2) + "\n")
+    )
     print(f"wrote {path}")
 
 

@@ -14,16 +14,13 @@ bits per key (oracles included). Synthetic: the toy model at ρ = 0 and 0.5,
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import platform
 import time
-from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from paperzoo.benchmarking import write_benchmark
 from paperzoo_elbf.compare import compare_methods
 from paperzoo_elbf.oracles import MemoOracle
 from paperzoo_elbf.synthetic import synthetic_scores
@@ -82,21 +79,14 @@ def main() -> None:
                                 np.array(test, dtype=object), bpk)  # fmt: skip
         rows += _rows("urls", found, bpk, len(keys), len(test))
         print(f"urls {bpk} bits/key: " + ", ".join(f"{r.method} {r.fpr:.4g}" for r in found))
-    meta = {
-        "command": "python packages/elbf/benchmarks/bench_filters.py",
-        "machine": {
-            "platform": platform.platform(),
-            "cpus": os.cpu_count(),
-            "python": platform.python_version(),
-        },
-        "versions": {p: version(p) for p in ("numpy", "scikit-learn", "paperzoo-elbf")},
-        "date": time.strftime("%Y-%m-%d"),
-        "note": "URL build and query times exclude oracle inference (scores precomputed once per oracle, "
+    path = write_benchmark(
+        args.out / "filters.json",
+        {"rows": rows, "oracle_inference": inference},
+        command="python packages/elbf/benchmarks/bench_filters.py",
+        packages=("numpy", "scikit-learn", "paperzoo-elbf"),
+        note="URL build and query times exclude oracle inference (scores precomputed once per oracle, "
         "see oracle_inference); synthetic oracles are table lookups.",
-    }
-    args.out.mkdir(parents=True, exist_ok=True)
-    path = args.out / "filters.json"
-    path.write_text(json.dumps({"meta": meta, "rows": rows, "oracle_inference": inference}, indent=2) + "\n")
+    )
     print(f"wrote {path}")
 
 

@@ -19,9 +19,6 @@ Reported per method: test MSE, KS and W2 unfairness, fit time; mean over splits.
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import platform
 import time
 import warnings
 from collections.abc import Callable
@@ -29,11 +26,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import sklearn
 from sklearn.ensemble import RandomForestRegressor
 from sklearn.linear_model import LinearRegression, RidgeCV
 from sklearn.model_selection import train_test_split
 
+from paperzoo.benchmarking import write_benchmark
 from paperzoo_fairpp.baselines import PenalizedLinearRegression
 from paperzoo_fairpp.datasets import communities_crime
 from paperzoo_fairpp.metrics import ks_unfairness, mse, w2_unfairness
@@ -149,23 +146,13 @@ def main() -> None:
     print(f"{'method':44} {'MSE':>8} {'KS':>7} {'W2':>7} {'fit (s)':>8}")
     for r in rows:
         print(f"{r['method']:44} {r['mse']:8.4f} {r['ks']:7.3f} {r['w2']:7.3f} {r['fit_s']:8.3f}")
-    import fairlearn
-
-    meta = {
-        "command": f"python packages/fairpp/benchmarks/bench_alternatives.py --splits {args.splits}",
-        "data": "Communities & Crime, 70/30 splits stratified by group, seeds 0..splits-1",
-        "machine": {
-            "platform": platform.platform(),
-            "cpus": os.cpu_count(),
-            "python": platform.python_version(),
-            "scikit-learn": sklearn.__version__,
-            "fairlearn": fairlearn.__version__,
-        },
-        "date": time.strftime("%Y-%m-%d"),
-    }
-    args.out.mkdir(parents=True, exist_ok=True)
-    path = args.out / "alternatives.json"
-    path.write_text(json.dumps({"meta": meta, "rows": rows}, indent=2) + "\n")
+    path = write_benchmark(
+        args.out / "alternatives.json",
+        {"rows": rows},
+        command=f"python packages/fairpp/benchmarks/bench_alternatives.py --splits {args.splits}",
+        packages=("scikit-learn", "fairlearn"),
+        data="Communities & Crime, 70/30 splits stratified by group, seeds 0..splits-1",
+    )
     print(f"wrote {path}")
 
 

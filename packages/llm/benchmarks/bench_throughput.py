@@ -13,13 +13,12 @@
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import platform
 import statistics
 import time
 from pathlib import Path
 from typing import Any
+
+from paperzoo.benchmarking import write_benchmark
 
 PROMPTS = [
     "Explain in two sentences why the sky is blue.",
@@ -105,16 +104,12 @@ def main() -> None:
     rows = bench_http(args.requests) + bench_transformers(args.max_tokens)
     for row in rows:
         print(f"{row['backend']:42} {row['measure']:32} {row['value']:8.1f}")
-    meta = {
-        "command": f"python packages/llm/benchmarks/bench_throughput.py --max-tokens {args.max_tokens} "
+    path = write_benchmark(
+        args.out / "throughput.json",
+        {"rows": rows},
+        command=f"python packages/llm/benchmarks/bench_throughput.py --max-tokens {args.max_tokens} "
         f"--requests {args.requests}",
-        "machine": {"platform": platform.platform(), "processor": platform.processor() or platform.machine(),
-                    "cpus": os.cpu_count(), "python": platform.python_version()},
-        "date": time.strftime("%Y-%m-%d"),
-    }  # fmt: skip
-    args.out.mkdir(parents=True, exist_ok=True)
-    path = args.out / "throughput.json"
-    path.write_text(json.dumps({"meta": meta, "rows": rows}, indent=2) + "\n")
+    )
     print(f"wrote {path}")
 
 

@@ -20,8 +20,6 @@ import contextlib
 import io
 import json
 import logging
-import os
-import platform
 import shutil
 import sys
 import tempfile
@@ -29,6 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from paperzoo.benchmarking import write_benchmark
 from paperzoo_minerva.context import get_tokenizer, word_list
 from paperzoo_minerva.tasks import all_tasks, generate_suite
 
@@ -104,18 +103,11 @@ def main() -> None:
               f"({theirs['instances_per_s']}/s)")  # fmt: skip
         report["official generator"] = theirs
     command = f"python packages/minerva/benchmarks/bench_generation.py --context-length {args.context_length}"
-    meta = {
-        "command": command + (" --upstream <checkout>" if args.upstream else ""),
-        "machine": {
-            "platform": platform.platform(),
-            "cpus": os.cpu_count(),
-            "python": platform.python_version(),
-        },
-        "date": time.strftime("%Y-%m-%d"),
-    }
-    args.out.mkdir(parents=True, exist_ok=True)
-    path = args.out / "generation.json"
-    path.write_text(json.dumps({"meta": meta, **report}, indent=2) + "\n")
+    path = write_benchmark(
+        args.out / "generation.json",
+        report,
+        command=command + (" --upstream <checkout>" if args.upstream else ""),
+    )
     print(f"wrote {path}")
 
 

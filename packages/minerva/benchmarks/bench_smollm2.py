@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import time
 from collections import Counter
 from pathlib import Path
 
+from paperzoo.benchmarking import write_benchmark
 from paperzoo_minerva.responders import make_responder
 from paperzoo_minerva.runner import evaluate, run_suite, summarise
 from paperzoo_minerva.snapshot import load_snapshot
@@ -67,19 +66,13 @@ def main() -> None:
             **summarise(scores),
         }
         print(spec, json.dumps(summarise(scores), indent=1))
-    meta = {
-        "command": f"python packages/minerva/benchmarks/bench_smollm2.py --per-task {args.per_task} "
+    path = write_benchmark(
+        args.out / "smollm2.json",
+        {"responders": report},
+        command=f"python packages/minerva/benchmarks/bench_smollm2.py --per-task {args.per_task} "
         f"--max-tokens {args.max_tokens} --model {args.model}",
-        "subset": f"first {args.per_task} instances of each of the {len(counts)} snapshot tasks ({len(subset)})",
-        "machine": {
-            "platform": platform.platform(),
-            "cpus": os.cpu_count(),
-            "python": platform.python_version(),
-        },
-        "date": time.strftime("%Y-%m-%d"),
-    }
-    path = args.out / "smollm2.json"
-    path.write_text(json.dumps({"meta": meta, "responders": report}, indent=2) + "\n")
+        subset=f"first {args.per_task} instances of each of the {len(counts)} snapshot tasks ({len(subset)})",
+    )
     print(f"wrote {path}")
 
 

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -23,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import scipy
 import scipy.sparse as sp
 
+from paperzoo.benchmarking import write_benchmark
 from paperzoo_revdiv.rules import RULES, solve_gamma
 
 SIZES = [(10_000, 1_000), (30_000, 3_000), (100_000, 10_000), (300_000, 30_000), (1_000_000, 50_000)]
@@ -137,23 +135,14 @@ def main() -> None:
     for n, m in SIZES:
         if n <= args.max_users:
             rows += bench_size(n, m, args)
-    meta = {
-        "command": "python packages/revdiv/benchmarks/bench_scale.py "
+    path = write_benchmark(
+        args.out / "scale.json",
+        {"rows": rows},
+        command="python packages/revdiv/benchmarks/bench_scale.py "
         + " ".join(f"--{k.replace('_', '-')} {v}" for k, v in vars(args).items() if k != "out"),
-        "machine": {
-            "platform": platform.platform(),
-            "processor": platform.processor() or platform.machine(),
-            "cpus": os.cpu_count(),
-            "python": platform.python_version(),
-            "numpy": np.__version__,
-            "scipy": scipy.__version__,
-        },
-        "date": time.strftime("%Y-%m-%d"),
-        "alpha": args.alpha,
-    }
-    args.out.mkdir(parents=True, exist_ok=True)
-    path = args.out / "scale.json"
-    path.write_text(json.dumps({"meta": meta, "rows": rows}, indent=2) + "\n")
+        packages=("numpy", "scipy"),
+        alpha=args.alpha,
+    )
     print(f"wrote {path}")
 
 
