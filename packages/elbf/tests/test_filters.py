@@ -61,6 +61,17 @@ def test_analytic_fpr_matches_a_million_fresh_queries() -> None:
         assert model.analytic_fpr_ == pytest.approx(empirical, rel=0.10), type(model).__name__
 
 
+def test_analytic_fpr_on_fresh_non_keys_is_unbiased_where_the_held_out_one_is_optimistic() -> None:
+    # 10 bits/key: thresholds pass few held-out non-keys, so their pass rate there is optimistic
+    data, X, y = _problem(5_000, 20_000, 2_000_000)
+    test, calibration = data.test[:1_000_000], data.test[1_000_000:]
+    model = EnsembleLearnedBloomFilter(data.oracles, groups=data.groups, bits_per_key=10).fit(X, y)
+    empirical = model.false_positive_rate(test)
+    assert model.analytic_fpr(X[y == 0]) == pytest.approx(model.analytic_fpr_)
+    assert model.analytic_fpr(calibration) == pytest.approx(empirical, rel=0.06)
+    assert model.analytic_fpr_ < model.analytic_fpr(calibration)
+
+
 def test_the_ensemble_beats_the_best_single_lbf_at_six_bits_per_key() -> None:
     data, X, y = _problem(5_000, 50_000, 200_000)
     single = min(

@@ -123,6 +123,25 @@ class _Learned(BaseEstimator):
         """Share of ``nonkeys`` (items known not to be keys) that the filter accepts."""
         return float(np.mean(self.predict(nonkeys)))
 
+    def analytic_fpr(self, nonkeys: Any) -> float:
+        """The FPR the built structure implies for ``nonkeys``: the oracles' pass rates on them, each
+        backup filter at its analytic (1 − e^(−kn/m))^k.
+
+        ``analytic_fpr_`` is this on the held-out non-keys the thresholds were chosen on, which is
+        optimistic when thresholds are tight; on a fresh sample it is an unbiased prediction.
+        """
+        check_is_fitted(self, "size_in_bits_")
+        items = _items(nonkeys)
+        return self._analytic_from_scores(
+            np.column_stack([self._scores(o, items) for o in self._used_oracles()])
+        )
+
+    def _used_oracles(self) -> list[Oracle]:
+        return [self.oracle]
+
+    def _analytic_from_scores(self, scores: np.ndarray) -> float:  # pragma: no cover - overridden
+        raise NotImplementedError
+
 
 def _too_small(budget: float, oracle_bits: int) -> BudgetError:
     return BudgetError(
@@ -160,10 +179,13 @@ class LearnedBloomFilter(_Learned):
         self.threshold_ = plan.threshold
         self.backup_ = self._filter(keys[key_scores < plan.threshold], plan.backup_bits, self.seed)
         self.size_in_bits_ = oracle.size_in_bits + THRESHOLD_BITS + self.backup_.size_in_bits
-        p = float(np.mean(nonkey_scores >= plan.threshold))
-        self.analytic_fpr_ = p + (1 - p) * self.backup_.expected_fpr()
+        self.analytic_fpr_ = self._analytic_from_scores(nonkey_scores[:, None])
         self.predicted_fpr_ = plan.fpr
         return self
+
+    def _analytic_from_scores(self, scores: np.ndarray) -> float:
+        p = float(np.mean(scores[:, 0] >= self.threshold_))
+        return p + (1 - p) * self.backup_.expected_fpr()
 
     def predict(self, X: Any) -> np.ndarray:
         check_is_fitted(self, "backup_")
@@ -207,10 +229,13 @@ class SandwichedLearnedBloomFilter(_Learned):
         self.size_in_bits_ = (
             oracle.size_in_bits + THRESHOLD_BITS + self.initial_.size_in_bits + self.backup_.size_in_bits
         )
-        p = float(np.mean(nonkey_scores >= plan.threshold))
-        self.analytic_fpr_ = self.initial_.expected_fpr() * (p + (1 - p) * self.backup_.expected_fpr())
+        self.analytic_fpr_ = self._analytic_from_scores(nonkey_scores[:, None])
         self.predicted_fpr_ = plan.fpr
         return self
+
+    def _analytic_from_scores(self, scores: np.ndarray) -> float:
+        p = float(np.mean(scores[:, 0] >= self.threshold_))
+        return self.initial_.expected_fpr() * (p + (1 - p) * self.backup_.expected_fpr())
 
     def predict(self, X: Any) -> np.ndarray:
         check_is_fitted(self, "backup_")
@@ -266,12 +291,14 @@ class PartitionedLearnedBloomFilter(_Learned):
             + THRESHOLD_BITS * len(plan.boundaries)
             + sum(f.size_in_bits for f in self.filters_)
         )
-        g = np.bincount(
-            np.searchsorted(plan.boundaries, nonkey_scores, side="right"), minlength=len(self.filters_)
-        ) / len(nonkey_scores)
-        self.analytic_fpr_ = float(sum(g_i * f.expected_fpr() for g_i, f in zip(g, self.filters_)))
+        self.analytic_fpr_ = self._analytic_from_scores(nonkey_scores[:, None])
         self.predicted_fpr_ = plan.fpr
         return self
+
+    def _analytic_from_scores(self, scores: np.ndarray) -> float:
+        region = np.searchsorted(self.boundaries_, scores[:, 0], side="right")
+        g = np.bincount(region, minlength=len(self.filters_)) / len(scores)
+        return float(sum(g_i * f.expected_fpr() for g_i, f in zip(g, self.filters_)))
 
     def predict(self, X: Any) -> np.ndarray:
         check_is_fitted(self, "filters_")
@@ -360,19 +387,24 @@ class EnsembleLearnedBloomFilter(_Learned):
             self.thresholds_ = np.array(thresholds)
             passed = key_scores[:, used] >= self.thresholds_[None, :]
             self.backups_ = [self._filter(keys[~passed.all(axis=1)], bits, self.seed)]
-            eps = self.backups_[0].expected_fpr()
-            all_pass = float(np.mean((held_used >= self.thresholds_[None, :]).all(axis=1)))
-            self.analytic_fpr_ = all_pass + (1 - all_pass) * eps
         else:
             self.backups_ = [
                 self._filter(keys[~passed[:, j]], b, self.seed + j) for j, b in enumerate(plan.backup_bits)
             ]
-            self.analytic_fpr_ = ensemble_fpr(
-                held_used, self.thresholds_, [b.expected_fpr() for b in self.backups_]
-            )
+        self.analytic_fpr_ = self._analytic_from_scores(held_used)
         self.size_in_bits_ = sum(sizes[j] for j in plan.oracles) + sum(b.size_in_bits for b in self.backups_)
         self.predicted_fpr_ = self.analytic_fpr_ if self.shared_backup else plan.fpr
         return self
+
+    def _used_oracles(self) -> list[Oracle]:
+        return list(self.oracles_)
+
+    def _analytic_from_scores(self, scores: np.ndarray) -> float:
+        passed = scores >= self.thresholds_[None, :]
+        if self.shared_backup:
+            all_pass = float(np.mean(passed.all(axis=1)))
+            return all_pass + (1 - all_pass) * self.backups_[0].expected_fpr()
+        return ensemble_fpr(scores, self.thresholds_, [b.expected_fpr() for b in self.backups_])
 
     def predict(self, X: Any) -> np.ndarray:
         check_is_fitted(self, "backups_")
