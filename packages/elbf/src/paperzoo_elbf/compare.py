@@ -155,7 +155,9 @@ def compare_methods(
                     best, best_build = model, build
             if best is not None:
                 out.append(
-                    _measure(method, best, best_build, keys, test, (getattr(best.oracle, "name", ""),), calibration)
+                    _measure(
+                        method, best, best_build, keys, test, (getattr(best.oracle, "name", ""),), calibration
+                    )
                 )
         else:
             ensemble = EnsembleLearnedBloomFilter(
