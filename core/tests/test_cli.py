@@ -232,3 +232,22 @@ def test_info_shows_every_kind_with_the_name(host: PluginHost, capsys: pytest.Ca
     host.register(Twin(), name="twin")
     code, out, _ = _run(["info", "demo.noisy-mean", "--json"], capsys)
     assert sorted(d["kind"] for d in json.loads(out)) == ["dataset", "experiment"]
+
+
+def test_a_command_exit_code_reaches_the_shell(monkeypatch: pytest.MonkeyPatch) -> None:
+    import click
+
+    from paperzoo import cli as cli_module
+
+    @click.group()
+    def group() -> None: ...
+
+    @group.command()
+    @click.pass_context
+    def check(ctx: click.Context) -> None:
+        ctx.exit(3)  # e.g. a plugin's "status" command reporting an unreachable service
+
+    monkeypatch.setattr(cli_module, "cli", group)
+    with pytest.raises(SystemExit) as exc:
+        main(["check"])
+    assert exc.value.code == 3

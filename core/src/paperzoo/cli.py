@@ -373,7 +373,11 @@ class RunFailedError(PaperzooError):
     "--executor", "executor_name", default="local", show_default=True, help="Executor for the runs."
 )
 @click.option(
-    "--workers", type=click.IntRange(1), default=1, show_default=True, help="Parallel runs (local executor)."
+    "--workers",
+    type=click.IntRange(1),
+    default=1,
+    show_default=True,
+    help="Parallel runs (passed to the executor as the 'workers' option when not 1).",
 )
 @click.option(
     "--executor-option", "executor_options", multiple=True, metavar="KEY=VALUE", help="Executor option."
@@ -683,7 +687,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         logger.addHandler(handler)
         logger.setLevel(logging.WARNING)
     try:
-        cli.main(args=args, prog_name="paperzoo", standalone_mode=False)
+        code = cli.main(args=args, prog_name="paperzoo", standalone_mode=False)
     except PaperzooError as exc:
         if debug:
             raise
@@ -704,6 +708,10 @@ def main(argv: Sequence[str] | None = None) -> None:
             "run with --debug for the traceback and report a bug",
             1,
         )
+    else:
+        # standalone_mode=False returns ctx.exit(code)'s code instead of exiting
+        if isinstance(code, int) and code != 0:
+            sys.exit(code)
 
 
 if __name__ == "__main__":  # pragma: no cover
