@@ -139,3 +139,22 @@ def test_corrupt_store_is_a_clear_error(tmp_path: Path) -> None:
     path.write_bytes(b"this is not a database" * 100)
     with pytest.raises(StoreError, match="results store"):
         ResultsStore(path).start(_record("a"))
+
+
+def test_add_finished_inserts_a_finished_run_in_one_step(tmp_path: Path) -> None:
+    store = ResultsStore(tmp_path / "r.sqlite")
+    done = Result().add("accuracy", 0.9, paper=0.93, setting="n=1")
+    store.add_finished(_record("a", ended=123.0), done)
+    store.add_finished(_record("b", error="boom", ended=124.0), None)
+    a, b = store.get("a"), store.get("b")
+    assert (a.status, a.ended, b.status, b.error, b.ended) == ("succeeded", 123.0, "failed", "boom", 124.0)
+    assert store.result("a").rows == done.rows
+
+
+def test_add_finished_leaves_no_row_when_it_fails(tmp_path: Path) -> None:
+    store = ResultsStore(tmp_path / "r.sqlite")
+    store.start(_record("a"))
+    with pytest.raises(StoreError, match="UNIQUE constraint failed"):
+        store.add_finished(_record("a"), None)  # the id exists: nothing of the new run is written
+    assert [r.id for r in store.runs()] == ["a"]
+    assert store.get("a").status == "running"

@@ -165,40 +165,59 @@ class ResultsStore:
     def start(self, record: RunRecord) -> None:
         """Insert ``record`` as a running run."""
         with self._connect(write=True) as conn:
-            conn.execute(
-                "INSERT INTO runs (id, experiment, plugin, scale, seed, settings, sweep, status,"
-                " started, dir, host, pid, versions) VALUES (?,?,?,?,?,?,?,'running',?,?,?,?,?)",
-                (
-                    record.id,
-                    record.experiment,
-                    record.plugin,
-                    record.scale,
-                    record.seed,
-                    json.dumps(record.settings, default=str),
-                    record.sweep,
-                    record.started,
-                    record.dir,
-                    record.host,
-                    record.pid,
-                    json.dumps(record.versions),
-                ),
-            )
+            self._insert(conn, record)
+
+    def add_finished(self, record: RunRecord, result: Result | None) -> None:
+        """Insert a run that ran elsewhere (another machine's home) already finished, in one transaction.
+
+        Succeeded with ``result``'s rows and artifacts, or failed with ``record.error``
+        when ``result`` is ``None``; ``record.ended`` is kept. A crash leaves no row.
+        """
+        with self._connect(write=True) as conn:
+            self._insert(conn, record)
+            if result is None:
+                self._end(conn, record.id, "failed", record.error or "failed", record.ended, "")
+            else:
+                self._end(conn, record.id, "succeeded", None, record.ended, result.notes)
+                self._insert_result(conn, record.id, result)
+
+    @staticmethod
+    def _insert(conn: sqlite3.Connection, record: RunRecord) -> None:
+        conn.execute(
+            "INSERT INTO runs (id, experiment, plugin, scale, seed, settings, sweep, status,"
+            " started, dir, host, pid, versions) VALUES (?,?,?,?,?,?,?,'running',?,?,?,?,?)",
+            (
+                record.id,
+                record.experiment,
+                record.plugin,
+                record.scale,
+                record.seed,
+                json.dumps(record.settings, default=str),
+                record.sweep,
+                record.started,
+                record.dir,
+                record.host,
+                record.pid,
+                json.dumps(record.versions),
+            ),
+        )
 
     def succeed(self, run_id: str, result: Result, *, ended: float | None = None) -> None:
         """Mark a run succeeded and store its rows and artifacts, atomically."""
         with self._connect(write=True) as conn:
             self._end(conn, run_id, "succeeded", None, ended, result.notes)
-            conn.executemany(
-                "INSERT INTO rows (run_id, idx, metric, value, paper, unit, setting) VALUES (?,?,?,?,?,?,?)",
-                [
-                    (run_id, i, r.metric, r.value, r.paper, r.unit, r.setting)
-                    for i, r in enumerate(result.rows)
-                ],
-            )
-            conn.executemany(
-                "INSERT INTO artifacts (run_id, idx, path, kind, title) VALUES (?,?,?,?,?)",
-                [(run_id, i, a.path, a.kind, a.title) for i, a in enumerate(result.artifacts)],
-            )
+            self._insert_result(conn, run_id, result)
+
+    @staticmethod
+    def _insert_result(conn: sqlite3.Connection, run_id: str, result: Result) -> None:
+        conn.executemany(
+            "INSERT INTO rows (run_id, idx, metric, value, paper, unit, setting) VALUES (?,?,?,?,?,?,?)",
+            [(run_id, i, r.metric, r.value, r.paper, r.unit, r.setting) for i, r in enumerate(result.rows)],
+        )
+        conn.executemany(
+            "INSERT INTO artifacts (run_id, idx, path, kind, title) VALUES (?,?,?,?,?)",
+            [(run_id, i, a.path, a.kind, a.title) for i, a in enumerate(result.artifacts)],
+        )
 
     def fail(self, run_id: str, error: str, *, ended: float | None = None) -> None:
         """Mark a run failed with ``error``."""

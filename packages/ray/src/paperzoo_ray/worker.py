@@ -126,7 +126,8 @@ def adopt(reply: Reply) -> RunOutcome:
     """Put a ``copy``-mode run into this process's home and store; return its outcome.
 
     The run directory is unpacked to ``<home>/runs/<run-id>`` and the record is
-    inserted and finished with the status, error and end time it had on the worker.
+    inserted, finished, in one transaction with the status, error and end time it
+    had on the worker.
     """
     from paperzoo.paths import runs_dir, store_path
 
@@ -137,11 +138,12 @@ def adopt(reply: Reply) -> RunOutcome:
     target.mkdir(parents=True)
     with tarfile.open(fileobj=io.BytesIO(reply.archive), mode="r:gz") as tar:
         tar.extractall(target, filter="data")
-    store = ResultsStore(store_path())
-    store.start(replace(record, dir=str(target)))
-    if outcome.ok and outcome.result is not None:
-        store.succeed(record.id, outcome.result, ended=record.ended)
-    else:
-        store.fail(record.id, record.error or outcome.error or "failed", ended=record.ended)
+    succeeded = outcome.ok and outcome.result is not None
+    ResultsStore(store_path()).add_finished(
+        replace(
+            record, dir=str(target), error=None if succeeded else record.error or outcome.error or "failed"
+        ),
+        outcome.result if succeeded else None,
+    )
     hint = outcome.hint.replace(outcome.dir, str(target)) if outcome.hint and outcome.dir else outcome.hint
     return replace(outcome, dir=str(target), hint=hint)
