@@ -20,6 +20,7 @@ from paperzoo.lazy import lazy_exports
 
 _LAZY = {
     "Graph": ".graph",
+    "require_graph": ".graph",
     "GraphError": ".graph",
     "GCNConv": ".nn",
     "gcn_norm": ".nn",

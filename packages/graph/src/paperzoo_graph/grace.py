@@ -35,7 +35,7 @@ from torch.utils.checkpoint import checkpoint
 
 from paperzoo.base import BaseEstimator, check_is_fitted
 from paperzoo.errors import ConfigError, UnknownNameError
-from paperzoo_graph.graph import Graph, GraphError
+from paperzoo_graph.graph import Graph, GraphError, require_graph
 from paperzoo_graph.nn import GCNConv, gcn_norm, to_sparse_csr
 
 __all__ = ["ACTIVATIONS", "GRACE", "GRACE_CONFIGS", "grace_loss"]
@@ -360,11 +360,7 @@ class GRACE(BaseEstimator):
 
     @staticmethod
     def _check_graph(graph: Any, verb: str) -> Graph:
-        if not isinstance(graph, Graph):
-            raise GraphError(
-                f"GRACE.{verb} expects a paperzoo_graph.Graph, got {type(graph).__name__}",
-                hint="build one with Graph(x, edge_index, y) or load_graph(name)",
-            )
+        require_graph(graph, f"GRACE.{verb}")
         if graph.num_nodes == 0 or graph.num_features == 0:
             raise GraphError(
                 f"GRACE.{verb}: {graph.name} has {graph.num_nodes} nodes and {graph.num_features} features; "

@@ -19,7 +19,7 @@ import scipy.sparse as sp
 
 from paperzoo.errors import ConfigError
 
-__all__ = ["Graph", "GraphError"]
+__all__ = ["Graph", "GraphError", "require_graph"]
 
 
 class GraphError(ConfigError):
@@ -208,3 +208,13 @@ class Graph:
         return cls(
             x=x, edge_index=data.edge_index.detach().cpu().numpy(), y=y.reshape(-1), masks=masks, name=name
         )
+
+
+def require_graph(graph: Any, caller: str) -> Graph:
+    """``graph`` if it is a :class:`Graph`; else a one-line :class:`GraphError` naming ``caller``."""
+    if not isinstance(graph, Graph):
+        raise GraphError(
+            f"{caller} expects a paperzoo_graph.Graph, got {type(graph).__name__}",
+            hint="build one with Graph(x, edge_index, y), Graph.from_pyg(data) or load_graph(name)",
+        )
+    return graph

@@ -11,7 +11,7 @@ import torch
 
 from paperzoo.base import BaseEstimator, check_is_fitted
 from paperzoo.errors import ConfigError
-from paperzoo_graph.graph import Graph
+from paperzoo_graph.graph import Graph, require_graph
 from paperzoo_graph.nn import gcn_norm, to_sparse_csr
 from paperzoo_ml2gcl.encoder import Encoder
 from paperzoo_ml2gcl.loss import NEGATIVES, ContrastiveLoss
@@ -123,11 +123,7 @@ class ML2GCL(BaseEstimator):
 
     def fit(self, graph: Graph) -> ML2GCL:
         """Compute the weights, train the encoder, store the embeddings; return ``self``."""
-        if not isinstance(graph, Graph):
-            raise ConfigError(
-                f"ML2GCL.fit expects a paperzoo_graph.Graph, got {type(graph).__name__}",
-                hint="build one with Graph(x, edge_index, y) or Graph.from_pyg(data)",
-            )
+        require_graph(graph, "ML2GCL.fit")
         if graph.num_nodes < 2 or graph.num_edges == 0:
             raise ConfigError(f"{graph.name}: need at least 2 nodes and one edge, got {graph!r}")
         self._check_params()
@@ -172,8 +168,7 @@ class ML2GCL(BaseEstimator):
     def transform(self, graph: Graph) -> np.ndarray:
         """Embeddings of ``graph``'s nodes by the trained encoder (the graph may be new)."""
         check_is_fitted(self, "encoder_")
-        if not isinstance(graph, Graph):
-            raise ConfigError(f"ML2GCL.transform expects a paperzoo_graph.Graph, got {type(graph).__name__}")
+        require_graph(graph, "ML2GCL.transform")
         expected = self.encoder_.conv1.weight.shape[0]
         if graph.num_features != expected:
             raise ConfigError(
