@@ -1,0 +1,99 @@
+"""Experiments of paperzoo-cik: aggregate RCRPS of a forecaster on the CiK instances.
+
+``benchmark`` reproduces the statistical rows of Table 1 (Williams et al., ICML 2025):
+every selected instance is forecast with ``n_samples`` paths, scored with the RCRPS
+(:mod:`paperzoo_cik.metrics`), capped at 5 and averaged with the task weights.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from paperzoo import Result
+from paperzoo.errors import ConfigError
+from paperzoo_cik.forecasters import make_forecaster
+from paperzoo_cik.metrics import aggregate, breakdown, rcrps_instance, rcrps_variance
+from paperzoo_cik.plugin import PAPER_RCRPS
+from paperzoo_cik.tasks import filter_instances, load_tasks
+
+if TYPE_CHECKING:
+    from paperzoo import Run
+
+
+def benchmark(run: Run) -> Result:
+    """Aggregate RCRPS (± standard error) overall, by context type and by domain."""
+    s = run.settings
+    instances = filter_instances(
+        load_tasks(),
+        tasks=s["tasks"],
+        seeds=s["seeds"],
+        context_type=s["context_type"],
+        domain=s["domain"],
+        limit=s["limit"],
+    )
+    if not instances:
+        raise ConfigError(
+            "the filters select no instance", hint="check tasks, seeds, context_type and domain"
+        )
+    forecaster = make_forecaster(s["forecaster"], n_samples=s["n_samples"], seed=run.seed)
+    scores, variances, records = {}, {}, []
+    for inst in run.progress(instances, total=len(instances), description=forecaster.name):
+        samples = forecaster.forecast(inst)
+        scores[inst.key] = rcrps_instance(samples, inst)
+        variances[inst.key] = rcrps_variance(samples, inst)
+        records.append(
+            {
+                "task": inst.task,
+                "seed": inst.seed,
+                "rcrps": scores[inst.key],
+                "domain": inst.domain,
+                "context": list(inst.context_sources),
+            }
+        )
+    total = aggregate(list(scores.values()), [i.weight for i in instances], list(variances.values()))
+    full = len(instances) == 355
+    setting = {"forecaster": forecaster.name, "instances": len(instances)}
+    result = Result()
+    result.add(
+        "aggregate RCRPS",
+        total.score,
+        paper=PAPER_RCRPS.get(forecaster.name) if full else None,
+        setting=setting,
+    )
+    result.add("standard error", total.stderr, setting=setting)
+    result.add("instances capped at 5", total.n_capped, setting=setting)
+    result.add("fallbacks to naive", len(forecaster.fallbacks_), setting=setting)
+    for by in ("context_type", "domain"):
+        for label, agg in breakdown(instances, scores, variances, by=by).items():
+            result.add(
+                f"RCRPS by {by.replace('_', ' ')}",
+                agg.score,
+                setting={**setting, by.replace("_", " "): label, "n": agg.n_instances},
+            )
+    run.save_json({"instances": records, "fallbacks": forecaster.fallbacks_}, "scores")
+    _plot(run, instances, scores, forecaster.name)
+    result.notes = (
+        f"{len(instances)} instance(s), {s['n_samples']} samples each; aggregate capped at 5, task-weighted. "
+        "Paper values are for all 355 instances (scale 'paper'). "
+        f"{len(forecaster.fallbacks_)} fit error(s) fell back to the naive forecaster."
+    )
+    return result
+
+
+def _plot(run: Run, instances, scores, name: str) -> None:
+    from paperzoo.plotting import pyplot
+
+    plt = pyplot()
+    if plt is None:
+        return
+    labels = sorted({t for i in instances for t in i.context_types})
+    groups = [[min(scores[i.key], 5.0) for i in instances if t in i.context_types] for t in labels]
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    ax.boxplot(groups, showfliers=True)
+    ax.set_xticks(range(1, len(labels) + 1), labels)
+    ax.set_ylabel("RCRPS (capped at 5)")
+    ax.set_xlabel("context type")
+    ax.set_title(f"{name}: RCRPS per instance by context type")
+    fig.tight_layout()
+    run.save_figure(fig, "rcrps_by_context", title=f"{name}: RCRPS by context type")
+    plt.close(fig)
