@@ -53,6 +53,40 @@ def test_concurrent_processes_lose_nothing(tmp_path: Path) -> None:
         assert conn.execute("SELECT COUNT(*) FROM rows").fetchone()[0] == 2 * workers * runs
 
 
+FIRST_WRITER = """
+import sys
+from paperzoo.store import ResultsStore, RunRecord
+store = ResultsStore(sys.argv[1])
+print("ready", flush=True)
+sys.stdin.read(1)  # all start together
+store.start(RunRecord(id=sys.argv[2], experiment="demo.x", scale="smoke", seed=0, dir="/tmp/x"))
+"""
+
+
+def test_processes_creating_the_store_at_once_all_succeed(tmp_path: Path) -> None:
+    for attempt in range(3):  # the race is not certain in one round
+        path = str(tmp_path / f"results-{attempt}.sqlite")
+        procs = [
+            subprocess.Popen(
+                [sys.executable, "-c", FIRST_WRITER, path, f"w{w}"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )
+            for w in range(4)
+        ]
+        for p in procs:
+            assert p.stdout is not None and p.stdout.readline().strip() == b"ready"
+        for p in procs:
+            assert p.stdin is not None
+            p.stdin.write(b"x")
+            p.stdin.flush()
+        for p in procs:
+            _, err = p.communicate(timeout=60)
+            assert p.returncode == 0, err.decode()
+        assert len(ResultsStore(path).runs()) == 4
+
+
 def test_lifecycle_and_filters(tmp_path: Path) -> None:
     store = ResultsStore(tmp_path / "r.sqlite")
     store.start(_record("a1", experiment="revdiv.synthetic", started=1.0))

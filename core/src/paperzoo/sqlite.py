@@ -8,7 +8,9 @@ of failing, and a write is all or nothing.
 
 from __future__ import annotations
 
+import random
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -137,13 +139,32 @@ class Database:
         return found
 
     def _migrate(self, conn: sqlite3.Connection) -> None:
-        conn.execute("PRAGMA journal_mode = WAL")
-        found = self._check_version(conn)
-        if found < self.version:
+        self._use_wal(conn)
+        if self._check_version(conn) < self.version:
             conn.execute("BEGIN IMMEDIATE")
-            for statement in self.schema.split(";"):
-                if statement.strip():
-                    conn.execute(statement)
-            conn.execute(f"PRAGMA user_version = {self.version}")
+            if self._check_version(conn) < self.version:  # nobody migrated while we waited
+                for statement in self.schema.split(";"):
+                    if statement.strip():
+                        conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {self.version}")
             conn.execute("COMMIT")
         self._ready = True
+
+    def _use_wal(self, conn: sqlite3.Connection) -> None:
+        """Switch the file to WAL, retrying for up to ``timeout`` seconds.
+
+        Processes that open a new file at the same moment all hold a shared lock
+        and want an exclusive one for the switch: SQLite breaks that deadlock by
+        failing one of them at once ("database is locked"), without the busy timeout.
+        """
+        deadline = time.monotonic() + self.timeout
+        delay = 0.005
+        while True:
+            try:
+                conn.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() >= deadline:
+                    raise
+            time.sleep(delay * (1 + random.random()))  # jitter: the contenders do not retry in step
+            delay = min(2 * delay, 0.2)

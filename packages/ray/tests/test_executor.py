@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 from pathlib import Path
 
@@ -115,15 +116,15 @@ def test_stopping_the_sweep_cancels_its_runs_and_marks_started_ones_failed(
     requests = [RunRequest("raytest.flaky", seed=0)] + [
         RunRequest("raytest.sleepy", seed=s) for s in range(3)
     ]
-    outcomes = RayExecutor(workers=2).map(requests)
-    first = next(outcomes)
-    assert first.ok and first.request.experiment == "raytest.flaky"
-    deadline = time.monotonic() + 30
-    while not store.runs(experiment="raytest.sleepy") and time.monotonic() < deadline:
-        time.sleep(0.1)  # let a sleepy run start
-    started = time.monotonic()
-    outcomes.close()  # what Ctrl-C does to the generator the CLI iterates
-    assert time.monotonic() - started < 15, "cancelled runs took longer than 30 s seconds to stop"
+    with contextlib.closing(RayExecutor(workers=2).map(requests)) as outcomes:
+        first = next(outcomes)
+        assert first.ok and first.request.experiment == "raytest.flaky", first.error
+        deadline = time.monotonic() + 30
+        while not store.runs(experiment="raytest.sleepy") and time.monotonic() < deadline:
+            time.sleep(0.1)  # let a sleepy run start
+        started = time.monotonic()
+        outcomes.close()  # what Ctrl-C does to the generator the CLI iterates
+        assert time.monotonic() - started < 15, "cancelled runs took longer than 15 s to stop"
     sleepy = store.runs(experiment="raytest.sleepy")
     assert 1 <= len(sleepy) <= 2, "the queued run should never have started"
     assert {r.status for r in sleepy} == {"failed"}

@@ -172,7 +172,7 @@ class RayExecutor:
                         continue
                     yield adopt(reply) if copy else reply.outcome
             finally:
-                if pending:  # interrupted, or the caller stopped early
+                if pending and ray.is_initialized():  # interrupted, or the caller stopped early
                     for ref in pending:
                         ray.cancel(ref)  # KeyboardInterrupt in a running task: execute() records it
                     ray.wait(list(pending), num_returns=len(pending), timeout=CANCEL_GRACE_S)
