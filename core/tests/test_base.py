@@ -174,3 +174,55 @@ def test_parameter_objects_without_eq_are_compared_by_state(spoil: bool) -> None
             Contract().test_fit_does_not_change_params()
     else:
         Contract().test_fit_does_not_change_params()  # a deep-copied scorer with equal state is equal
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "value", "message"),
+    [
+        ({"low": 1}, 0, "epochs must be an integer ≥ 1, got 0"),
+        ({"low": 1}, 2.5, "epochs must be an integer ≥ 1, got 2.5"),
+        ({"low": 1}, True, "epochs must be an integer ≥ 1, got True"),
+        ({"low": 0, "high": 9}, 10, r"epochs must be an integer in \[0, 9\], got 10"),
+        ({"high": 9, "owner": "GRACE"}, "3", "GRACE: epochs must be an integer ≤ 9, got '3'"),
+        ({"low": 1, "allow_none": True}, -1, "epochs must be an integer ≥ 1 or None, got -1"),
+    ],
+)
+def test_check_int_rejects_in_one_line(kwargs: dict, value: object, message: str) -> None:
+    from paperzoo import check_int
+
+    with pytest.raises(ConfigError, match=f"^{message}$"):
+        check_int("epochs", value, **kwargs)
+
+
+def test_check_int_accepts_numpy_integers_and_returns_int() -> None:
+    from paperzoo import check_int
+
+    out = check_int("n", np.int64(3), low=1, high=3)
+    assert out == 3 and type(out) is int
+    assert check_int("n", None, allow_none=True) is None
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "value", "message"),
+    [
+        ({"low": 0.0, "low_open": True}, 0.0, "tau must be a number > 0.0, got 0.0"),
+        ({"low": 0.0, "high": 1.0, "high_open": True}, 1.0, r"tau must be a number in \[0.0, 1.0\), got 1.0"),
+        ({"low": 0.0, "high": 1.0, "low_open": True}, 0, r"tau must be a number in \(0.0, 1.0\], got 0"),
+        ({"high": 1.0}, float("nan"), "tau must be a number ≤ 1.0, got nan"),
+        ({}, False, "tau must be a number, got False"),
+        ({"high": 1.0, "high_open": True}, "x", "tau must be a number < 1.0, got 'x'"),
+    ],
+)
+def test_check_number_rejects_in_one_line(kwargs: dict, value: object, message: str) -> None:
+    from paperzoo import check_number
+
+    with pytest.raises(ConfigError, match=f"^{message}$"):
+        check_number("tau", value, **kwargs)
+
+
+def test_check_number_accepts_ints_and_numpy_floats() -> None:
+    from paperzoo import check_number
+
+    assert check_number("x", 1, low=0.0, low_open=True) == 1.0
+    out = check_number("x", np.float32(0.5), low=0.0, high=1.0)
+    assert out == 0.5 and type(out) is float

@@ -17,7 +17,7 @@ from paperzoo.errors import PaperzooError
 from paperzoo.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from paperzoo.base import BaseEstimator, check_is_fitted, clone
+    from paperzoo.base import BaseEstimator, check_int, check_is_fitted, check_number, clone
     from paperzoo.data import DataFile, fetch
     from paperzoo.executor import Executor, LocalExecutor
     from paperzoo.hookspecs import hookimpl, hookspec
@@ -35,7 +35,9 @@ if TYPE_CHECKING:
 
 _LAZY = {
     "BaseEstimator": "paperzoo.base",
+    "check_int": "paperzoo.base",
     "check_is_fitted": "paperzoo.base",
+    "check_number": "paperzoo.base",
     "clone": "paperzoo.base",
     "DataFile": "paperzoo.data",
     "fetch": "paperzoo.data",
@@ -82,7 +84,9 @@ __all__ = [
     "RunOutcome",
     "RunRequest",
     "__version__",
+    "check_int",
     "check_is_fitted",
+    "check_number",
     "clone",
     "execute",
     "fetch",

@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import copy
 import inspect
+import math
+import numbers
 from typing import Any, TypeVar
 
 from paperzoo.errors import ConfigError, NotFittedError
 
-__all__ = ["BaseEstimator", "check_is_fitted", "clone"]
+__all__ = ["BaseEstimator", "check_int", "check_is_fitted", "check_number", "clone"]
 
 E = TypeVar("E", bound="BaseEstimator")
 
@@ -148,3 +150,71 @@ def check_is_fitted(estimator: Any, attributes: str | list[str] | None = None) -
             f"this {type(estimator).__name__} is not fitted yet",
             hint="call fit(...) before using it",
         )
+
+
+def _bounds(low: Any, high: Any, low_open: bool, high_open: bool) -> str:
+    if low is not None and high is not None:
+        return f" in {'(' if low_open else '['}{low}, {high}{')' if high_open else ']'}"
+    if low is not None:
+        return f" {'>' if low_open else '≥'} {low}"
+    if high is not None:
+        return f" {'<' if high_open else '≤'} {high}"
+    return ""
+
+
+def check_int(
+    name: str,
+    value: Any,
+    *,
+    low: int | None = None,
+    high: int | None = None,
+    allow_none: bool = False,
+    owner: str | None = None,
+) -> Any:
+    """``value`` as an ``int`` in [low, high] (numpy integers accepted, bools not).
+
+    Raises:
+        ConfigError: one line, e.g. ``"GRACE: epochs must be an integer ≥ 1, got 2.5"``.
+    """
+    if value is None and allow_none:
+        return None
+    ok = isinstance(value, numbers.Integral) and not isinstance(value, bool)
+    if ok and ((low is not None and value < low) or (high is not None and value > high)):
+        ok = False
+    if not ok:
+        prefix = f"{owner}: " if owner else ""
+        raise ConfigError(
+            f"{prefix}{name} must be an integer{_bounds(low, high, False, False)}"
+            f"{' or None' if allow_none else ''}, got {value!r}"
+        )
+    return int(value)
+
+
+def check_number(
+    name: str,
+    value: Any,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    low_open: bool = False,
+    high_open: bool = False,
+    owner: str | None = None,
+) -> float:
+    """``value`` as a ``float`` in the interval given by ``low``/``high`` (open ends on request).
+
+    Integers and numpy numbers are accepted; bools, NaN and non-numbers are not.
+
+    Raises:
+        ConfigError: one line, e.g. ``"tau must be a number > 0, got 0.0"``.
+    """
+    ok = isinstance(value, numbers.Real) and not isinstance(value, bool) and not math.isnan(value)
+    if ok and low is not None and (value <= low if low_open else value < low):
+        ok = False
+    if ok and high is not None and (value >= high if high_open else value > high):
+        ok = False
+    if not ok:
+        prefix = f"{owner}: " if owner else ""
+        raise ConfigError(
+            f"{prefix}{name} must be a number{_bounds(low, high, low_open, high_open)}, got {value!r}"
+        )
+    return float(value)

@@ -87,10 +87,10 @@ def test_sampled_negatives_train(make_graph: Callable[..., Graph]) -> None:
     [
         ({"tau": 0.0}, "tau must be > 0"),
         ({"epsilon": -1.0}, "epsilon must be > 0"),
-        ({"hidden": 0}, "hidden must be a positive integer"),
-        ({"epochs": 2.5}, "epochs must be a positive integer"),
+        ({"hidden": 0}, "hidden must be an integer ≥ 1"),
+        ({"epochs": 2.5}, "epochs must be an integer ≥ 1"),
         ({"dropout": 1.0}, r"dropout must be in \[0, 1\)"),
-        ({"num_negatives": 0}, "num_negatives must be a positive integer"),
+        ({"num_negatives": 0}, "num_negatives must be an integer ≥ 1"),
         ({"weights": "pca"}, "unknown weights 'pca'"),
         ({"negatives": "all"}, "unknown negatives 'all'"),
     ],

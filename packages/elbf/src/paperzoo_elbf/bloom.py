@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from paperzoo.base import check_int
 from paperzoo.errors import ConfigError, DataError
 from paperzoo_elbf.hashing import Keys, hash_keys
 
@@ -39,9 +40,7 @@ _POPCOUNT = np.array([bin(b).count("1") for b in range(256)], dtype=np.uint8)
 
 
 def _check_int(name: str, value: Any, low: int, high: int = (1 << 64) - 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or not low <= value <= high:
-        raise ConfigError(f"{name} must be an integer in [{low}, {high}]; got {value!r}")
-    return int(value)
+    return check_int(name, value, low=low, high=high)
 
 
 class BloomFilter:

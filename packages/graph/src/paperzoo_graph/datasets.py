@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
+from paperzoo.base import check_int, check_number
 from paperzoo.data import fetch
 from paperzoo.errors import ConfigError, DataError, UnknownNameError
 from paperzoo_graph.graph import Graph
@@ -227,10 +228,8 @@ def load_graph(name: str) -> Graph:
 
 
 def _check_range(name: str, value: float, low: float, high: float, *, integer: bool = False) -> None:
-    ok = isinstance(value, (int, np.integer)) if integer else isinstance(value, (int, float, np.number))
-    if isinstance(value, bool) or not ok or not low <= value <= high:
-        kind = "an integer" if integer else "a number"
-        raise ConfigError(f"sbm_graph: {name} must be {kind} in [{low}, {high}], got {value!r}")
+    check = check_int if integer else check_number
+    check(name, value, low=low, high=high, owner="sbm_graph")
 
 
 def sbm_graph(

@@ -25,6 +25,7 @@ from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
+from paperzoo.base import check_int
 from paperzoo.errors import ConfigError
 from paperzoo_graph.graph import Graph, GraphError
 
@@ -60,12 +61,7 @@ def _labels(y: Any) -> np.ndarray:
 
 
 def _check_count(name: str, value: Any, low: int = 0, *, allow_none: bool = False) -> None:
-    if value is None and allow_none:
-        return
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        raise ConfigError(
-            f"{name} must be an integer ≥ {low}{' or None' if allow_none else ''}, got {value!r}"
-        )
+    check_int(name, value, low=low, allow_none=allow_none)
 
 
 def _sorted(index: np.ndarray) -> np.ndarray:

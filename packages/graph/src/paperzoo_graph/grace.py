@@ -33,7 +33,7 @@ from torch import nn
 from torch.nn.functional import elu, normalize
 from torch.utils.checkpoint import checkpoint
 
-from paperzoo.base import BaseEstimator, check_is_fitted
+from paperzoo.base import BaseEstimator, check_int, check_is_fitted, check_number
 from paperzoo.errors import ConfigError, UnknownNameError
 from paperzoo_graph.graph import Graph, GraphError, require_graph
 from paperzoo_graph.nn import GCNConv, gcn_norm, to_sparse_csr
@@ -321,32 +321,28 @@ class GRACE(BaseEstimator):
 
     def _check_params(self) -> None:
         def integer(name: str, low: int) -> None:
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-                raise ConfigError(f"GRACE: {name} must be an integer ≥ {low}, got {value!r}")
+            check_int(name, getattr(self, name), low=low, owner="GRACE")
 
-        def number(
-            name: str, low: float, high: float, *, open_low: bool = False, open_high: bool = False
-        ) -> None:
-            value = getattr(self, name)
-            ok = isinstance(value, (int, float, np.number)) and not isinstance(value, bool)
-            if ok:
-                ok = (value > low if open_low else value >= low) and (
-                    value < high if open_high else value <= high
-                )
-            if not ok:
-                interval = f"{'(' if open_low else '['}{low}, {high}{')' if open_high else ']'}"
-                raise ConfigError(f"GRACE: {name} must be a number in {interval}, got {value!r}")
+        def number(name: str, low: float, high: float | None = None, *, low_open: bool = False) -> None:
+            check_number(
+                name,
+                getattr(self, name),
+                low=low,
+                high=high,
+                low_open=low_open,
+                high_open=True,
+                owner="GRACE",
+            )
 
         for name in ("num_hidden", "num_proj_hidden", "epochs"):
             integer(name, 1)
         integer("num_layers", 2)
         integer("seed", 0)
         for name in ("drop_edge_rate_1", "drop_edge_rate_2", "drop_feature_rate_1", "drop_feature_rate_2"):
-            number(name, 0.0, 1.0, open_high=True)
-        number("tau", 0.05, np.inf, open_high=True)
-        number("learning_rate", 0.0, np.inf, open_low=True, open_high=True)
-        number("weight_decay", 0.0, np.inf, open_high=True)
+            number(name, 0.0, 1.0)
+        number("tau", 0.05)
+        number("learning_rate", 0.0, low_open=True)
+        number("weight_decay", 0.0)
         if self.activation not in ACTIVATIONS:
             raise ConfigError(
                 f"GRACE: activation must be one of {', '.join(ACTIVATIONS)}, got {self.activation!r}"

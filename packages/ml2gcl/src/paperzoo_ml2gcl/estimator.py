@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import time
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 import scipy.sparse as sp
 import torch
 
-from paperzoo.base import BaseEstimator, check_is_fitted
+from paperzoo.base import BaseEstimator, check_int, check_is_fitted
 from paperzoo.errors import ConfigError
 from paperzoo_graph.graph import Graph, require_graph
 from paperzoo_graph.nn import gcn_norm, to_sparse_csr
@@ -94,15 +94,9 @@ class ML2GCL(BaseEstimator):
         self.seed = seed
 
     def _check_params(self) -> None:
-        def positive_int(name: str, value: Any) -> None:
-            if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
-                raise ConfigError(f"{name} must be a positive integer, got {value!r}")
-
-        positive_int("hidden", self.hidden)
-        positive_int("epochs", self.epochs)
-        positive_int("block_size", self.block_size)
-        if self.num_negatives is not None:
-            positive_int("num_negatives", self.num_negatives)
+        for name in ("hidden", "epochs", "block_size"):
+            check_int(name, getattr(self, name), low=1)
+        check_int("num_negatives", self.num_negatives, low=1, allow_none=True)
         if not self.tau > 0:
             raise ConfigError(f"tau must be > 0, got {self.tau!r}")
         if not self.epsilon > 0:
