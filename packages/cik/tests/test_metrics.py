@@ -99,3 +99,72 @@ def test_rcrps_instance_rejects_wrong_shape_in_one_line() -> None:
     assert "\n" not in str(info.value)
     with pytest.raises(ConfigError, match="non-finite"):
         check_samples(np.array([[0.0, np.nan], [1.0, 1.0]]), 2)
+
+
+def _instance(horizon: int, *, roi=(), constraints=(), scaling: float = 1.0, seed: int = 0):
+    from paperzoo_cik.tasks import TaskInstance
+
+    future = np.random.default_rng(seed).normal(size=horizon)
+    return TaskInstance(
+        task="Synthetic",
+        seed=1,
+        weight=Fraction(1),
+        past_time=(),
+        past_values=np.zeros(3),
+        future_time=tuple(f"2020-01-{d + 1:02d} 00:00:00" for d in range(horizon)),
+        future_values=future,
+        background="",
+        scenario="",
+        constraints_text="",
+        context_sources=(),
+        region_of_interest=tuple(roi),
+        constraints=tuple(constraints),
+        metric_scaling=scaling,
+        seasonal_period=-1,
+        domain="Synthetic",
+        skills=(),
+    )
+
+
+HARD = {"roi": (1, 2), "constraints": (Constraint("max", 0.5), Constraint("min", -1.0)), "scaling": 1.7}
+
+
+def test_rcrps_kernel_averages_to_the_rcrps() -> None:
+    from paperzoo_cik.metrics import _rcrps_kernel, rcrps_instance
+
+    inst = _instance(5, **HARD)
+    x = np.random.default_rng(3).normal(size=(9, 5))
+    H = _rcrps_kernel(x, inst)
+    assert np.allclose(H, H.T) and np.all(np.diag(H) == 0)
+    assert H.sum() / (9 * 8) == pytest.approx(rcrps_instance(x, inst), abs=1e-12)
+
+
+def test_variance_closed_form_equals_the_brute_force_u_statistic() -> None:
+    """U² − mean over distinct (i, j, k, l) of H_ij H_kl, summed by brute force for n = 6."""
+    from itertools import permutations
+
+    from paperzoo_cik.metrics import _rcrps_kernel, rcrps_variance
+
+    inst = _instance(4, **HARD)
+    x = np.random.default_rng(4).normal(size=(6, 4))
+    H = _rcrps_kernel(x, inst)
+    quads = [H[i, j] * H[k, m] for i, j, k, m in permutations(range(6), 4)]
+    u = H.sum() / 30
+    assert rcrps_variance(x, inst) == pytest.approx(u**2 - np.mean(quads), rel=1e-10)
+
+
+def test_variance_estimate_is_unbiased_over_replications() -> None:
+    from paperzoo_cik.metrics import rcrps_instance, rcrps_variance
+
+    inst = _instance(3, **HARD)
+    rng = np.random.default_rng(5)
+    draws = rng.normal(size=(4000, 8, 3)) * [1.0, 2.0, 0.5]
+    scores = np.array([rcrps_instance(x, inst) for x in draws])
+    estimates = np.array([rcrps_variance(x, inst) for x in draws])
+    assert estimates.mean() == pytest.approx(scores.var(ddof=1), rel=0.1)
+
+
+def test_variance_needs_four_samples() -> None:
+    from paperzoo_cik.metrics import rcrps_variance
+
+    assert np.isnan(rcrps_variance(np.zeros((3, 2)), _instance(2)))

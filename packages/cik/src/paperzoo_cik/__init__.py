@@ -32,6 +32,10 @@ _LAZY = {
     "ETS": ".forecasters",
     "ARIMA": ".forecasters",
     "make_forecaster": ".forecasters",
+    "DirectPrompt": ".direct_prompt",
+    "ForecastFailedError": ".direct_prompt",
+    "make_prompt": ".direct_prompt",
+    "parse_forecast": ".direct_prompt",
 }
 
 __getattr__, __dir__, __all__ = lazy_exports(__name__, _LAZY)

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from paperzoo import Result
 from paperzoo.errors import ConfigError
+from paperzoo_cik.direct_prompt import ForecastFailedError
 from paperzoo_cik.forecasters import make_forecaster
 from paperzoo_cik.metrics import aggregate, breakdown, rcrps_instance, rcrps_variance
 from paperzoo_cik.plugin import PAPER_RCRPS
@@ -35,10 +38,17 @@ def benchmark(run: Run) -> Result:
         raise ConfigError(
             "the filters select no instance", hint="check tasks, seeds, context_type and domain"
         )
-    forecaster = make_forecaster(s["forecaster"], n_samples=s["n_samples"], seed=run.seed)
-    scores, variances, records = {}, {}, []
+    options = {}
+    if s["forecaster"] == "direct-prompt":
+        options = {"model": s["model"], "use_context": s["context"], "backend_options": s["llm_options"]}
+    forecaster = make_forecaster(s["forecaster"], n_samples=s["n_samples"], seed=run.seed, **options)
+    scores, variances, records, failed = {}, {}, [], {}
     for inst in run.progress(instances, total=len(instances), description=forecaster.name):
-        samples = forecaster.forecast(inst)
+        try:
+            samples = forecaster.forecast(inst)
+        except ForecastFailedError as err:  # a missing instance: the aggregate counts it as the cap
+            failed[inst.key] = str(err)
+            continue
         scores[inst.key] = rcrps_instance(samples, inst)
         variances[inst.key] = rcrps_variance(samples, inst)
         records.append(
@@ -50,9 +60,15 @@ def benchmark(run: Run) -> Result:
                 "context": list(inst.context_sources),
             }
         )
-    total = aggregate(list(scores.values()), [i.weight for i in instances], list(variances.values()))
+    total = aggregate(
+        [scores.get(i.key, np.nan) for i in instances],
+        [i.weight for i in instances],
+        [variances.get(i.key, 0.0) for i in instances],
+    )
     full = len(instances) == 355
     setting = {"forecaster": forecaster.name, "instances": len(instances)}
+    if options:
+        setting.update(model=str(s["model"]), context=bool(s["context"]))
     result = Result()
     result.add(
         "aggregate RCRPS",
@@ -63,6 +79,7 @@ def benchmark(run: Run) -> Result:
     result.add("standard error", total.stderr, setting=setting)
     result.add("instances capped at 5", total.n_capped, setting=setting)
     result.add("fallbacks to naive", len(forecaster.fallbacks_), setting=setting)
+    result.add("failed instances (scored 5)", len(failed), setting=setting)
     for by in ("context_type", "domain"):
         for label, agg in breakdown(instances, scores, variances, by=by).items():
             result.add(
@@ -70,12 +87,13 @@ def benchmark(run: Run) -> Result:
                 agg.score,
                 setting={**setting, by.replace("_", " "): label, "n": agg.n_instances},
             )
-    run.save_json({"instances": records, "fallbacks": forecaster.fallbacks_}, "scores")
+    run.save_json({"instances": records, "fallbacks": forecaster.fallbacks_, "failed": failed}, "scores")
     _plot(run, instances, scores, forecaster.name)
     result.notes = (
         f"{len(instances)} instance(s), {s['n_samples']} samples each; aggregate capped at 5, task-weighted. "
         "Paper values are for all 355 instances (scale 'paper'). "
-        f"{len(forecaster.fallbacks_)} fit error(s) fell back to the naive forecaster."
+        f"{len(forecaster.fallbacks_)} fit error(s) fell back to the naive forecaster; "
+        f"{len(failed)} instance(s) without enough valid forecasts scored 5."
     )
     return result
 
@@ -87,7 +105,7 @@ def _plot(run: Run, instances, scores, name: str) -> None:
     if plt is None:
         return
     labels = sorted({t for i in instances for t in i.context_types})
-    groups = [[min(scores[i.key], 5.0) for i in instances if t in i.context_types] for t in labels]
+    groups = [[min(scores.get(i.key, 5.0), 5.0) for i in instances if t in i.context_types] for t in labels]
     fig, ax = plt.subplots(figsize=(6, 3.5))
     ax.boxplot(groups, showfliers=True)
     ax.set_xticks(range(1, len(labels) + 1), labels)

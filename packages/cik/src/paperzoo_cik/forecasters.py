@@ -35,6 +35,7 @@ __all__ = [
     "ARIMA",
     "ETS",
     "FORECASTERS",
+    "NAMES",
     "ExpSmoothing",
     "Forecaster",
     "Naive",
@@ -294,8 +295,16 @@ FORECASTERS: dict[str, type[Forecaster]] = {
 }
 
 
+#: Every forecaster name ``make_forecaster`` knows: the above and the LLM's ``direct-prompt``.
+NAMES = (*FORECASTERS, "direct-prompt")
+
+
 def make_forecaster(name: str, **kwargs) -> Forecaster:
-    """A forecaster by name (``"ets"``, ``"arima"``, ...)."""
+    """A forecaster by name (``"ets"``, ``"arima"``, ``"direct-prompt"``, ...) with its options."""
+    if name == "direct-prompt":
+        from paperzoo_cik.direct_prompt import DirectPrompt
+
+        return DirectPrompt(**kwargs)
     if name not in FORECASTERS:
-        raise ConfigError(f"unknown forecaster {name!r}", hint=f"choose one of {', '.join(FORECASTERS)}")
+        raise ConfigError(f"unknown forecaster {name!r}", hint=f"choose one of {', '.join(NAMES)}")
     return FORECASTERS[name](**kwargs)

@@ -46,6 +46,14 @@ def paperzoo_register_estimators(register: Callable[[EstimatorSpec], None]) -> N
         ("arima", "ARIMA", "ARIMA with d by KPSS and (p, q) by AICc (statsmodels), 25 simulated paths."),
     ):
         register(EstimatorSpec(f"cik.{name}", f"paperzoo_cik.forecasters:{cls}", summary, framework="numpy"))
+    register(
+        EstimatorSpec(
+            "cik.direct-prompt",
+            "paperzoo_cik.direct_prompt:DirectPrompt",
+            "The paper's direct prompt: an LLM (any paperzoo-llm backend) writes 25 sampled forecasts.",
+            framework="numpy",
+        )
+    )
 
 
 @hookimpl
@@ -100,6 +108,9 @@ def paperzoo_register_experiments(register: Callable[[ExperimentSpec], None]) ->
                 "context_type": None,
                 "domain": None,
                 "limit": None,
+                "model": "transformers:smollm2",
+                "context": True,
+                "llm_options": {},
             },
             scales={
                 "smoke": {"forecaster": "naive", "seeds": [1], "limit": 20},
