@@ -22,13 +22,16 @@ from paperzoo_cik.tasks import filter_instances, load_tasks
 if TYPE_CHECKING:
     from paperzoo import Run
 
+PLOTTED = 4
+"""Instances drawn with their forecasts (evenly spaced in the selection)."""
+
 
 def benchmark(run: Run) -> Result:
     """Aggregate RCRPS (± standard error) overall, by context type and by domain."""
     s = run.settings
     instances = filter_instances(
         load_tasks(),
-        tasks=s["tasks"],
+        tasks=s["tasks"] or None,
         seeds=s["seeds"],
         context_type=s["context_type"],
         domain=s["domain"],
@@ -43,6 +46,8 @@ def benchmark(run: Run) -> Result:
         options = {"model": s["model"], "use_context": s["context"], "backend_options": s["llm_options"]}
     forecaster = make_forecaster(s["forecaster"], n_samples=s["n_samples"], seed=run.seed, **options)
     scores, variances, records, failed = {}, {}, [], {}
+    shown = {i.key for i in instances[:: max(1, len(instances) // PLOTTED)][:PLOTTED]}
+    drawn = {}
     for inst in run.progress(instances, total=len(instances), description=forecaster.name):
         try:
             samples = forecaster.forecast(inst)
@@ -50,6 +55,8 @@ def benchmark(run: Run) -> Result:
             failed[inst.key] = str(err)
             continue
         scores[inst.key] = rcrps_instance(samples, inst)
+        if inst.key in shown:
+            drawn[inst.key] = (inst, samples)
         variances[inst.key] = rcrps_variance(samples, inst)
         records.append(
             {
@@ -89,6 +96,7 @@ def benchmark(run: Run) -> Result:
             )
     run.save_json({"instances": records, "fallbacks": forecaster.fallbacks_, "failed": failed}, "scores")
     _plot(run, instances, scores, forecaster.name)
+    _plot_forecasts(run, list(drawn.values()), scores, forecaster.name)
     result.notes = (
         f"{len(instances)} instance(s), {s['n_samples']} samples each; aggregate capped at 5, task-weighted. "
         "Paper values are for all 355 instances (scale 'paper'). "
@@ -114,4 +122,29 @@ def _plot(run: Run, instances, scores, name: str) -> None:
     ax.set_title(f"{name}: RCRPS per instance by context type")
     fig.tight_layout()
     run.save_figure(fig, "rcrps_by_context", title=f"{name}: RCRPS by context type")
+    plt.close(fig)
+
+
+def _plot_forecasts(run: Run, drawn, scores, name: str) -> None:
+    """History, true future, the forecast's median and 5–95 % band, the region of interest shaded."""
+    from paperzoo.plotting import pyplot
+
+    plt = pyplot()
+    if plt is None or not drawn:
+        return
+    fig, axes = plt.subplots(len(drawn), 1, figsize=(8, 2.6 * len(drawn)), squeeze=False)
+    for ax, (inst, samples) in zip(axes[:, 0], drawn, strict=True):
+        past, future = inst.timestamps("past"), inst.timestamps("future")
+        ax.plot(past, inst.past_values, color="0.3", lw=1, label="history")
+        ax.plot(future, inst.future_values, color="k", lw=1.5, label="true future")
+        lo, mid, hi = np.percentile(samples, [5, 50, 95], axis=0)
+        ax.fill_between(future, lo, hi, color="C0", alpha=0.3, label="5–95 %")
+        ax.plot(future, mid, color="C0", lw=1.5, label="median forecast")
+        for t in inst.region_of_interest:
+            ax.axvspan(future[t], future[min(t + 1, len(future) - 1)], color="C3", alpha=0.12, lw=0)
+        ax.set_title(f"{inst.key}  RCRPS {scores[inst.key]:.3f}", fontsize=9)
+    axes[0, 0].legend(fontsize=7, loc="upper left")
+    fig.autofmt_xdate()
+    fig.tight_layout()
+    run.save_figure(fig, "forecasts", title=f"{name}: forecasts of {len(drawn)} instances (ROI shaded red)")
     plt.close(fig)

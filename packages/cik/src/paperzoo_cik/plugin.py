@@ -103,7 +103,7 @@ def paperzoo_register_experiments(register: Callable[[ExperimentSpec], None]) ->
             settings={
                 "forecaster": "exp-smoothing",
                 "n_samples": 25,
-                "tasks": None,
+                "tasks": [],  # task names; empty: all
                 "seeds": [1, 2],
                 "context_type": None,
                 "domain": None,
