@@ -95,14 +95,21 @@ def test_too_few_valid_samples_fail_in_one_line(inst) -> None:
 
 
 @pytest.mark.parametrize("bad", [0, -1, 2.5, True])
-def test_bad_retry_settings_are_rejected(bad) -> None:
-    with pytest.raises(ConfigError, match="n_retries must be an integer ≥ 1"):
-        DirectPrompt(n_retries=bad)
+def test_bad_retry_settings_are_rejected_before_any_call(inst, bad) -> None:
+    backend, calls = _scripted(lambda m, p, i, c: _answer(inst))
+    with pytest.raises(ConfigError, match="direct-prompt: n_retries must be an integer ≥ 1"):
+        DirectPrompt(model=backend, n_retries=bad).forecast(inst)
+    assert calls == []
 
 
-def test_make_forecaster_builds_the_direct_prompt_lazily() -> None:
+def test_direct_prompt_follows_the_estimator_rules() -> None:
+    from paperzoo import clone
+
     f = make_forecaster("direct-prompt", model="scripted:count", use_context=False)
-    assert isinstance(f, DirectPrompt) and f._backend is None
+    assert isinstance(f, DirectPrompt) and not hasattr(f, "backend_")
+    assert f.get_params()["use_context"] is False and f.get_params()["n_retries"] == 3
+    assert clone(f.set_params(n_retries=5)).n_retries == 5
+    assert repr(f) == "DirectPrompt(model='scripted:count', n_retries=5, use_context=False)"
 
 
 def _row(outcome, metric: str) -> float:

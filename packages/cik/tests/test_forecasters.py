@@ -68,7 +68,7 @@ def test_unknown_forecaster_names_the_choices() -> None:
 
 
 def test_too_few_samples_is_rejected(tasks) -> None:
-    with pytest.raises(ConfigError, match="n_samples must be ≥ 2"):
+    with pytest.raises(ConfigError, match="naive: n_samples must be an integer ≥ 2"):
         make_forecaster("naive", n_samples=1).forecast(tasks[0])
 
 
@@ -76,3 +76,15 @@ def test_too_few_samples_is_rejected(tasks) -> None:
 @pytest.mark.parametrize(("name", "paper"), [("exp-smoothing", 0.605), ("ets", 0.530), ("arima", 0.475)])
 def test_statistical_baselines_land_near_the_paper(tasks, name: str, paper: float) -> None:
     assert _score(name, tasks) == pytest.approx(paper, rel=0.15)
+
+
+@pytest.mark.parametrize("name", list(FORECASTERS))
+def test_forecasters_follow_the_estimator_rules(tasks, name: str) -> None:
+    from paperzoo import clone
+
+    f = make_forecaster(name, n_samples=5, seed=3)
+    assert f.get_params()["n_samples"] == 5 and not hasattr(f, "fallbacks_")
+    first = f.forecast(tasks[7])
+    twin = clone(f)
+    assert not hasattr(twin, "fallbacks_") and twin.get_params() == f.get_params()
+    np.testing.assert_array_equal(twin.forecast(tasks[7]), first)

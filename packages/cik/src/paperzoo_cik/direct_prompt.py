@@ -103,6 +103,7 @@ class DirectPrompt(Forecaster):
 
     Attributes:
         completions_: Instance key → (valid, asked) completions of its last forecast.
+        backend_: The backend, once built.
     """
 
     name = "direct-prompt"
@@ -123,32 +124,30 @@ class DirectPrompt(Forecaster):
         super().__init__(n_samples, seed)
         self.model = model
         self.use_context = use_context
-        self.n_retries = check_int("n_retries", n_retries, low=1)
-        self.batch_size_on_retry = check_int("batch_size_on_retry", batch_size_on_retry, low=1)
+        self.n_retries = n_retries
+        self.batch_size_on_retry = batch_size_on_retry
         self.temperature = temperature
         self.max_tokens = max_tokens
-        self.backend_options = dict(backend_options or {})
-        self.completions_: dict[str, tuple[int, int]] = {}
-        self._backend: Any = None
-
-    def __repr__(self) -> str:
-        return (
-            f"DirectPrompt(model={self.model!r}, use_context={self.use_context}, n_samples={self.n_samples})"
-        )
+        self.backend_options = backend_options
 
     @property
     def backend(self) -> Any:
-        """The LLM backend, built on first use."""
-        if self._backend is None:
+        """The LLM backend, built on first use (``model`` may already be one)."""
+        if not hasattr(self, "backend_"):
             if isinstance(self.model, str):
                 from paperzoo_llm import get_backend
 
-                self._backend = get_backend(self.model, **self.backend_options)
+                self.backend_ = get_backend(self.model, **(self.backend_options or {}))
             else:
-                self._backend = self.model
-        return self._backend
+                self.backend_ = self.model
+        return self.backend_
 
     def _forecast(self, instance, rng):
+        check_int("n_retries", self.n_retries, low=1, owner=self.name)
+        check_int("batch_size_on_retry", self.batch_size_on_retry, low=1, owner=self.name)
+        check_int("max_tokens", self.max_tokens, low=1, allow_none=True, owner=self.name)
+        if not hasattr(self, "completions_"):
+            self.completions_: dict[str, tuple[int, int]] = {}
         messages = [
             {"role": "system", "content": SYSTEM_PROMPT},
             {"role": "user", "content": make_prompt(instance, use_context=self.use_context)},

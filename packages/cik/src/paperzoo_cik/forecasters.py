@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from paperzoo.base import BaseEstimator, check_int
 from paperzoo.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -46,15 +47,19 @@ __all__ = [
 ]
 
 
-class Forecaster:
-    """Base class: ``n_samples`` paths per instance, randomness from ``seed`` and the instance key."""
+class Forecaster(BaseEstimator):
+    """Base class: ``n_samples`` paths per instance, randomness from ``seed`` and the instance key.
+
+    Follows the estimator rules (``get_params``, ``clone``); there is nothing to fit, and
+    ``fallbacks_`` (instance key → why a fit fell back to the naive forecaster) is
+    filled by :meth:`forecast`.
+    """
 
     name = "forecaster"
 
     def __init__(self, n_samples: int = 25, seed: int = 0):
         self.n_samples = n_samples
         self.seed = seed
-        self.fallbacks_: dict[str, str] = {}
 
     def _rng(self, instance: TaskInstance) -> np.random.Generator:
         key = [self.seed, instance.seed, *instance.task.encode()]
@@ -62,8 +67,10 @@ class Forecaster:
 
     def forecast(self, instance: TaskInstance) -> np.ndarray:
         """(n_samples, horizon) sample paths for ``instance``."""
-        if self.n_samples < 2:
-            raise ConfigError(f"n_samples must be ≥ 2 (the unbiased CRPS needs it), got {self.n_samples}")
+        check_int("n_samples", self.n_samples, low=2, owner=self.name)  # the unbiased CRPS needs 2
+        check_int("seed", self.seed, low=0, owner=self.name)
+        if not hasattr(self, "fallbacks_"):
+            self.fallbacks_: dict[str, str] = {}
         out = np.asarray(self._forecast(instance, self._rng(instance)), dtype=float)
         if out.shape != (self.n_samples, instance.horizon):
             raise ConfigError(
@@ -77,9 +84,6 @@ class Forecaster:
     def _fallback(self, instance: TaskInstance, reason: str) -> np.ndarray:
         self.fallbacks_[instance.key] = reason
         return Naive(self.n_samples)._forecast(instance, self._rng(instance))
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}(n_samples={self.n_samples}, seed={self.seed})"
 
 
 class Oracle(Forecaster):
