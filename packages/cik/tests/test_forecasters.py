@@ -78,13 +78,14 @@ def test_statistical_baselines_land_near_the_paper(tasks, name: str, paper: floa
     assert _score(name, tasks) == pytest.approx(paper, rel=0.15)
 
 
-@pytest.mark.parametrize("name", list(FORECASTERS))
+@pytest.mark.parametrize("name", [n for n in FORECASTERS if n != "arima"])  # arima: slow, same base
 def test_forecasters_follow_the_estimator_rules(tasks, name: str) -> None:
     from paperzoo import clone
 
+    inst = next(i for i in tasks if 40 <= len(i.past_values) <= 50)
     f = make_forecaster(name, n_samples=5, seed=3)
     assert f.get_params()["n_samples"] == 5 and not hasattr(f, "fallbacks_")
-    first = f.forecast(tasks[7])
+    first = f.forecast(inst)
     twin = clone(f)
     assert not hasattr(twin, "fallbacks_") and twin.get_params() == f.get_params()
-    np.testing.assert_array_equal(twin.forecast(tasks[7]), first)
+    np.testing.assert_array_equal(twin.forecast(inst), first)
