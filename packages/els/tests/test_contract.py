@@ -1,4 +1,4 @@
-"""The core's contract suites, run on this plugin, and unit tests of the placeholder."""
+"""The core's contract suites on the estimators, datasets and experiments; the import guard."""
 
 from __future__ import annotations
 
@@ -9,52 +9,76 @@ from typing import Any, ClassVar
 import numpy as np
 import pytest
 
-from paperzoo.errors import ConfigError, NotFittedError
-from paperzoo.testing import EstimatorContract, ExperimentContract
+from paperzoo.testing import DatasetContract, EstimatorContract, ExperimentContract
 from paperzoo_els import plugin
-from paperzoo_els.estimators import ShrunkMean
+from paperzoo_els.machines import EquivariantLocalScoreMachine, IdealScoreMachine, LocalScoreMachine
+from paperzoo_els.training import DDPMNetwork
+
+TRAIN = np.random.default_rng(0).uniform(-1, 1, (6, 6, 6, 1)).astype(np.float32)
+TINY_RUN = {"image_size": 8, "n_train": 40, "width": 4, "depth": 1, "train_steps": 5, "batch_size": 16,
+            "n_samples": 2, "calib_samples": 1, "calib_train": 20, "patch_sizes": [3], "steps": 3}  # fmt: skip
 
 
-def small_problem() -> tuple[np.ndarray, np.ndarray]:
-    rng = np.random.default_rng(0)
-    return rng.normal(size=(20, 3)), 1.0 + rng.normal(size=20)
+class TestISContract(EstimatorContract):
+    def make_estimator(self) -> IdealScoreMachine:
+        return IdealScoreMachine(chunk_size=4)
+
+    def fit_args(self) -> tuple[Any, ...]:
+        return (TRAIN,)
 
 
-class TestShrunkMeanContract(EstimatorContract):
-    def make_estimator(self) -> ShrunkMean:
-        return ShrunkMean(shrinkage=0.25)
+class TestLSContract(EstimatorContract):
+    def make_estimator(self) -> LocalScoreMachine:
+        return LocalScoreMachine(patch_size=[3, 5], padding="circular")
 
-    def fit_args(self) -> tuple[np.ndarray, np.ndarray]:
-        return small_problem()
+    def fit_args(self) -> tuple[Any, ...]:
+        return (TRAIN,)
 
 
-class TestExampleExperimentContract(ExperimentContract):
+class TestELSContract(EstimatorContract):
+    def make_estimator(self) -> EquivariantLocalScoreMachine:
+        return EquivariantLocalScoreMachine(patch_size=5, padding="zeros", chunk_size=2)
+
+    def fit_args(self) -> tuple[Any, ...]:
+        return (TRAIN,)
+
+
+class TestDDPMNetworkContract(EstimatorContract):
+    def make_estimator(self) -> DDPMNetwork:
+        return DDPMNetwork(width=4, depth=1, train_steps=2, batch_size=4, cache=False)
+
+    def fit_args(self) -> tuple[Any, ...]:
+        return (TRAIN,)
+
+
+class TestMnistDataset(DatasetContract):
     plugin = plugin
-    experiment = "els.example"
-    smoke_overrides: ClassVar[dict[str, Any]] = {"n": 50}  # keeps the contract tests fast
+    dataset = "els.mnist"
 
 
-def test_shrinkage_zero_predicts_the_mean() -> None:
-    X, y = small_problem()
-    np.testing.assert_allclose(ShrunkMean().fit(X, y).predict(X[:3]), np.full(3, y.mean()))
+@pytest.mark.slow
+class TestCifar10Dataset(DatasetContract):
+    plugin = plugin
+    dataset = "els.cifar10"
 
 
-def test_shrinkage_one_predicts_zero() -> None:
-    X, y = small_problem()
-    np.testing.assert_allclose(ShrunkMean(shrinkage=1.0).fit(X, y).predict(X), 0.0)
-
-
-def test_rejects_shrinkage_outside_unit_interval() -> None:
-    with pytest.raises(ConfigError, match="shrinkage must be in"):
-        ShrunkMean(shrinkage=1.5).fit(*small_problem())
-
-
-def test_predict_before_fit_raises() -> None:
-    with pytest.raises(NotFittedError):
-        ShrunkMean().predict(np.zeros((2, 3)))
+class TestMnistExperiment(ExperimentContract):
+    plugin = plugin
+    experiment = "els.mnist"
+    smoke_overrides: ClassVar[dict[str, Any]] = TINY_RUN
 
 
 def test_plugin_module_imports_no_framework() -> None:
-    code = f"import sys, {plugin.__name__}; print(sorted({{'torch', 'jax', 'flax'}} & set(sys.modules)))"
+    code = f"import sys, {plugin.__name__}; print(sorted({{'numpy', 'jax', 'flax'}} & set(sys.modules)))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", f"importing the plugin module imported {out.stdout.strip()}"
+
+
+def test_readme_usage_example_runs() -> None:
+    from pathlib import Path
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    code = readme.split("```python\n", 1)[1].split("```", 1)[0]
+    namespace: dict[str, Any] = {}
+    exec(code, namespace)  # the README's example, as written
+    assert namespace["samples"].shape == (4, 10, 10, 1)

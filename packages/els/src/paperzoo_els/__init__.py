@@ -8,4 +8,15 @@ from __future__ import annotations
 
 from paperzoo.lazy import lazy_exports
 
-__getattr__, __dir__, __all__ = lazy_exports(__name__, {"ShrunkMean": ".estimators"})
+__getattr__, __dir__, __all__ = lazy_exports(
+    __name__,
+    {
+        "IdealScoreMachine": ".machines",
+        "LocalScoreMachine": ".machines",
+        "EquivariantLocalScoreMachine": ".machines",
+        "DDPMNetwork": ".training",
+        "calibrate_patch_sizes": ".calibration",
+        "pearson_r": ".metrics",
+        "nearest_training_distance": ".metrics",
+    },
+)

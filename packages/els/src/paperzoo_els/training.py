@@ -1,0 +1,227 @@
+"""Training the reference networks with the DDPM objective, cached by config hash.
+
+L(θ) = E_{φ, t ~ U(0, 1], η} ‖ε_θ(√ᾱ_t φ + √(1 − ᾱ_t) η, t) − η‖² (ε-MSE), AdamW. A trained
+network is checkpointed with orbax under ``<paperzoo home>/cache/els/networks/<hash>``,
+the hash covering every hyperparameter and the training images' bytes, and reused by
+later fits with the same configuration.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import shutil
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from paperzoo import BaseEstimator, check_is_fitted
+from paperzoo.errors import ConfigError
+from paperzoo.paths import home
+from paperzoo_els.machines import check_images
+from paperzoo_els.networks import ARCHITECTURES
+from paperzoo_els.patches import PADDINGS
+from paperzoo_els.schedule import alpha_bar, ddim_sample
+
+__all__ = ["DDPMNetwork", "cache_dir"]
+
+
+def cache_dir() -> Path:
+    """``<paperzoo home>/cache/els/networks``: one orbax checkpoint per configuration."""
+    return home() / "cache" / "els" / "networks"
+
+
+class DDPMNetwork(BaseEstimator):
+    """A conv-only ResNet or UNet trained as a DDPM noise predictor on ``fit``'s images.
+
+    Args:
+        architecture: ``"resnet"`` (paper: 256 channels, 6–8 layers) or ``"unet"``
+            (paper: widths 64/128/256).
+        width: Channels of the ResNet, first-level channels of the UNet.
+        depth: Residual layers of the ResNet, down-samplings of the UNet.
+        padding: ``"zeros"`` or ``"circular"`` convolutions.
+        train_steps: AdamW steps (paper: 300 epochs at batch 128).
+        batch_size: Images per step (paper: 128).
+        learning_rate: Peak AdamW rate, cosine-decayed to 0 (paper: constant 1e-4).
+        seed: Initialisation and noise seed.
+        cache: Reuse/write the orbax checkpoint under :func:`cache_dir`.
+    """
+
+    def __init__(self, architecture: str = "resnet", width: int = 64, depth: int = 6, padding: str = "zeros",
+                 train_steps: int = 2000, batch_size: int = 128, learning_rate: float = 1e-3, seed: int = 0,
+                 cache: bool = True):  # fmt: skip
+        self.architecture = architecture
+        self.width = width
+        self.depth = depth
+        self.padding = padding
+        self.train_steps = train_steps
+        self.batch_size = batch_size
+        self.learning_rate = learning_rate
+        self.seed = seed
+        self.cache = cache
+
+    def _validate(self) -> None:
+        if self.architecture not in ARCHITECTURES:
+            raise ConfigError(f"architecture must be one of {ARCHITECTURES}, got {self.architecture!r}")
+        if self.padding not in PADDINGS:
+            raise ConfigError(f"padding must be one of {PADDINGS}, got {self.padding!r}")
+        for key in ("width", "depth", "train_steps", "batch_size"):
+            value = getattr(self, key)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ConfigError(f"{key} must be an integer ≥ 1, got {value!r}")
+        if not self.learning_rate > 0:
+            raise ConfigError(f"learning_rate must be > 0, got {self.learning_rate!r}")
+
+    def config_hash(self, images: np.ndarray) -> str:
+        """sha256 (16 hex digits) of the hyperparameters and the training images."""
+        digest = hashlib.sha256(json.dumps(self.get_params(), sort_keys=True).encode())
+        digest.update(str(images.shape).encode())
+        digest.update(np.ascontiguousarray(images).tobytes())
+        return digest.hexdigest()[:16]
+
+    def fit(self, images: object) -> DDPMNetwork:
+        """Train on images (N, H, W, C) in [−1, 1], or load the cached checkpoint."""
+        self._validate()
+        arr = check_images(images)
+        from flax import nnx
+
+        from paperzoo_els.networks import build_network
+
+        self.config_hash_ = self.config_hash(arr)
+        path = cache_dir() / self.config_hash_
+        model = build_network(
+            self.architecture, arr.shape[-1], self.width, self.depth, self.padding, self.seed
+        )
+        if self.cache and (path / "state").is_dir():
+            import orbax.checkpoint as ocp
+
+            graphdef, abstract = nnx.split(nnx.eval_shape(lambda: model))
+            state = ocp.StandardCheckpointer().restore((path / "state").resolve(), abstract)
+            model = nnx.merge(graphdef, state)
+            self.losses_ = np.asarray(json.loads((path / "config.json").read_text())["losses"])
+            self.from_cache_ = True
+        else:
+            self.losses_ = _train(model, arr, self)
+            self.from_cache_ = False
+            if self.cache:
+                _save(model, path, {**self.get_params(), "losses": self.losses_.tolist()})
+        self.model_ = model
+        self.image_shape_ = arr.shape[1:]
+        return self
+
+    def eps(self, x_t: object, t: float) -> np.ndarray:
+        """ε̂_θ(x_t, t) for x_t of shape (B, H, W, C)."""
+        check_is_fitted(self)
+        x = np.asarray(x_t, dtype=np.float32)
+        if x.shape[1:] != self.image_shape_:
+            raise ConfigError(
+                f"x_t must have shape (B, {', '.join(map(str, self.image_shape_))}), got {x.shape}"
+            )
+        return np.asarray(_predict(self.model_, x, np.full(x.shape[0], t, np.float32)))
+
+    def score(self, x_t: object, t: float) -> np.ndarray:
+        """s_θ(x_t, t) = −ε̂_θ(x_t, t) / √(1 − ᾱ_t)."""
+        return -self.eps(x_t, t) / np.sqrt(1.0 - float(alpha_bar(t)))
+
+    def sample(
+        self, noise: object, steps: int = 20, *, trajectory: list[np.ndarray] | None = None
+    ) -> np.ndarray:
+        """The same deterministic DDIM sampler as the machines, from ``noise`` at t = 1."""
+        return ddim_sample(lambda x, t, k: self.eps(x, t), np.asarray(noise, np.float32), steps,
+                           trajectory=trajectory)  # fmt: skip
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        if "model_" in state:
+            from flax import nnx
+
+            state["model_"] = nnx.split(state["model_"])
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        if "model_" in state:
+            from flax import nnx
+
+            state["model_"] = nnx.merge(*state["model_"])
+        self.__dict__.update(state)
+
+
+def _predict(model, x: np.ndarray, t: np.ndarray):
+    """ε̂_θ(x, t) through one jitted function (compiled once per architecture and shape)."""
+    return _compiled()["apply"](model, x, t)
+
+
+@functools.cache
+def _compiled() -> dict:
+    from flax import nnx
+
+    @nnx.jit
+    def apply(model, x, t):
+        return model(x, t)
+
+    return {"apply": apply}
+
+
+@functools.cache
+def _train_step(learning_rate: float, train_steps: int):
+    """(optax transformation, jitted step): cached so refits with equal settings reuse the compilation."""
+    import jax
+    import jax.numpy as jnp
+    import optax
+    from flax import nnx
+
+    tx = optax.adamw(optax.cosine_decay_schedule(learning_rate, train_steps))
+
+    @nnx.jit
+    def step(model, optimizer, batch, key):
+        k_t, k_eta = jax.random.split(key)
+        t = jax.random.uniform(k_t, (batch.shape[0],), minval=1e-3, maxval=1.0)
+        ab = jnp.cos(jnp.pi * t / 2.016)[:, None, None, None] ** 2
+        eta = jax.random.normal(k_eta, batch.shape)
+        x_t = jnp.sqrt(ab) * batch + jnp.sqrt(1.0 - ab) * eta
+
+        def loss_fn(model):
+            return jnp.mean((model(x_t, t) - eta) ** 2)
+
+        loss, grads = nnx.value_and_grad(loss_fn)(model)
+        optimizer.update(model, grads)
+        return loss
+
+    return tx, step
+
+
+def _train(model, images: np.ndarray, params: DDPMNetwork) -> np.ndarray:
+    """AdamW on the ε-MSE; returns the loss of every step."""
+    import jax
+    import jax.numpy as jnp
+    from flax import nnx
+
+    tx, step = _train_step(float(params.learning_rate), params.train_steps)
+    optimizer = nnx.Optimizer(model, tx, wrt=nnx.Param)
+    rng = np.random.default_rng(params.seed)
+    keys = jax.random.split(jax.random.key(params.seed), params.train_steps)
+    data = jnp.asarray(images)
+    losses = np.empty(params.train_steps)
+    for i in range(params.train_steps):
+        batch = data[rng.integers(0, len(images), min(params.batch_size, len(images)))]
+        losses[i] = float(step(model, optimizer, batch, keys[i]))
+    return losses
+
+
+def _save(model, path: Path, config: dict) -> None:
+    """Write the orbax checkpoint and config into a temporary folder, then rename it into place."""
+    import orbax.checkpoint as ocp
+    from flax import nnx
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=path.parent, prefix=".tmp-"))
+    checkpointer = ocp.StandardCheckpointer()
+    checkpointer.save((tmp / "state").resolve(), nnx.state(model))
+    checkpointer.wait_until_finished()
+    (tmp / "config.json").write_text(json.dumps(config))
+    try:
+        tmp.rename(path)
+    except OSError:  # another process cached the same configuration first
+        shutil.rmtree(tmp, ignore_errors=True)
