@@ -207,3 +207,13 @@ def test_failure_before_the_run_starts_leaves_no_orphan_directory(
     with pytest.raises(StoreError, match="disk full"):
         execute(RunRequest("demo.noisy-mean"), host=host)
     assert list((home / "runs").iterdir()) == []
+
+
+def test_every_path_lives_under_the_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from paperzoo import paths
+
+    monkeypatch.setenv("PAPERZOO_HOME", str(tmp_path))
+    assert paths.cache_dir("els") == tmp_path / "cache" / "els"
+    for where in (paths.data_home(), paths.runs_dir(), paths.store_path(), paths.report_dir()):
+        assert where.parent == tmp_path
+    assert not (tmp_path / "cache").exists(), "paths are not created"

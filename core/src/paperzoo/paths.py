@@ -11,6 +11,7 @@ Layout::
     <home>/runs/<run-id>/   one directory per run
     <home>/results.sqlite   the results store
     <home>/report/          the latest report
+    <home>/cache/<plugin>/  what a plugin can rebuild (trained networks, ...)
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import os
 import sys
 from pathlib import Path
 
-__all__ = ["data_home", "home", "report_dir", "runs_dir", "store_path"]
+__all__ = ["cache_dir", "data_home", "home", "report_dir", "runs_dir", "store_path"]
 
 HOME_ENV = "PAPERZOO_HOME"
 
@@ -56,3 +57,11 @@ def store_path() -> Path:
 def report_dir() -> Path:
     """Default output directory of ``paperzoo report``: ``<home>/report``."""
     return home() / "report"
+
+
+def cache_dir(plugin: str) -> Path:
+    """A plugin's cache of things it can rebuild (trained networks...): ``<home>/cache/<plugin>``.
+
+    Not created; safe to delete.
+    """
+    return home() / "cache" / plugin

@@ -17,9 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
-from paperzoo import BaseEstimator, check_is_fitted
+from paperzoo import BaseEstimator, check_is_fitted, paths
 from paperzoo.errors import ConfigError
-from paperzoo.paths import home
 from paperzoo_els.machines import check_images
 from paperzoo_els.networks import ARCHITECTURES
 from paperzoo_els.patches import PADDINGS
@@ -30,7 +29,7 @@ __all__ = ["DDPMNetwork", "cache_dir"]
 
 def cache_dir() -> Path:
     """``<paperzoo home>/cache/els/networks``: one orbax checkpoint per configuration."""
-    return home() / "cache" / "els" / "networks"
+    return paths.cache_dir("els") / "networks"
 
 
 class DDPMNetwork(BaseEstimator):
