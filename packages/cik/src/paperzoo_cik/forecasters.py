@@ -85,6 +85,21 @@ class Forecaster(BaseEstimator):
         self.fallbacks_[instance.key] = reason
         return Naive(self.n_samples)._forecast(instance, self._rng(instance))
 
+    def _simulated(self, fit, instance: TaskInstance, rng: np.random.Generator, label: str) -> np.ndarray:
+        """(n_samples, horizon) paths of a statsmodels fit, ``simulate(anchor="end")``; naive if that fails."""
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                paths = fit.simulate(
+                    instance.horizon, anchor="end", repetitions=self.n_samples, **_random(fit, rng)
+                )
+        except (ValueError, np.linalg.LinAlgError) as err:
+            return self._fallback(instance, f"{label} simulate: {err}")
+        paths = np.asarray(paths, dtype=float).reshape(instance.horizon, self.n_samples).T
+        if not np.isfinite(paths).all():
+            return self._fallback(instance, f"{label}: non-finite simulated paths")
+        return paths
+
 
 class Oracle(Forecaster):
     """The true future, repeated: RCRPS 0 up to rounding."""
@@ -159,18 +174,9 @@ class ExpSmoothing(Forecaster):
                     y, trend=trend, seasonal="add" if m else None, seasonal_periods=m
                 )
                 fit = model.fit()
-                paths = fit.simulate(
-                    instance.horizon,
-                    anchor="end",
-                    repetitions=self.n_samples,
-                    **_random(fit, rng),
-                )
         except (ValueError, np.linalg.LinAlgError) as err:
             return self._fallback(instance, f"Holt-Winters: {err}")
-        paths = np.asarray(paths, dtype=float).reshape(instance.horizon, self.n_samples).T
-        if not np.isfinite(paths).all():
-            return self._fallback(instance, "Holt-Winters: non-finite simulated paths")
-        return paths
+        return self._simulated(fit, instance, rng, "Holt-Winters")
 
 
 def _random(fit, rng: np.random.Generator) -> dict:
@@ -220,21 +226,9 @@ class ETS(Forecaster):
                     best, best_score = fit, score
             if best is None and errors == [] and len(y) >= 2:  # every AICc infinite: too short, take ANN
                 best = ETSModel(y, error="add").fit(disp=False)
-            if best is None:
-                return self._fallback(instance, f"ETS: no candidate fitted ({errors[:1]})")
-            try:
-                paths = best.simulate(
-                    instance.horizon,
-                    anchor="end",
-                    repetitions=self.n_samples,
-                    **_random(best, rng),
-                )
-            except (ValueError, np.linalg.LinAlgError) as err:
-                return self._fallback(instance, f"ETS simulate: {err}")
-        paths = np.asarray(paths, dtype=float).reshape(instance.horizon, self.n_samples).T
-        if not np.isfinite(paths).all():
-            return self._fallback(instance, "ETS: non-finite simulated paths")
-        return paths
+        if best is None:
+            return self._fallback(instance, f"ETS: no candidate fitted ({errors[:1]})")
+        return self._simulated(best, instance, rng, "ETS")
 
 
 def _ndiffs(y: np.ndarray, max_d: int = 2) -> int:
@@ -280,18 +274,9 @@ class ARIMA(Forecaster):
                         continue
                     if np.isfinite(score) and score < best_score:
                         best, best_score = fit, score
-            if best is None:
-                return self._fallback(instance, f"ARIMA: no order fitted on {len(y)} points")
-            paths = best.simulate(
-                instance.horizon,
-                anchor="end",
-                repetitions=self.n_samples,
-                **_random(best, rng),
-            )
-        paths = np.asarray(paths, dtype=float).reshape(instance.horizon, self.n_samples).T
-        if not np.isfinite(paths).all():
-            return self._fallback(instance, "ARIMA: non-finite simulated paths")
-        return paths
+        if best is None:
+            return self._fallback(instance, f"ARIMA: no order fitted on {len(y)} points")
+        return self._simulated(best, instance, rng, "ARIMA")
 
 
 FORECASTERS: dict[str, type[Forecaster]] = {
