@@ -23,6 +23,7 @@ from paperzoo.errors import ConfigError
 from paperzoo.results import Result
 from paperzoo_pessimistic_transfer.baselines import domain_randomisation, target_only
 from paperzoo_pessimistic_transfer.mdps import (
+    TabularMDP,
     frozenlake,
     garnet,
     perturb_kernel,
@@ -61,6 +62,16 @@ def _mdtl_kwargs(s: Mapping[str, Any]) -> dict[str, Any]:
             "backup": s["backup"]}  # fmt: skip
 
 
+def _garnet_problem(
+    s: Mapping[str, Any], radii: np.ndarray, seed: int
+) -> tuple[TabularMDP, np.ndarray, float]:
+    """The target Garnet of ``seed``, its sources at ``radii`` and the optimal policy's performance."""
+    target = garnet(s["n_states"], s["n_actions"], s["branching"], s["gamma"], seed=seed)
+    Ps = sources_at_discrepancy(target, radii, s["branching"], seed=seed + 500_000)
+    opt = performance(target, optimal_q(target.P, target.r, target.gamma).argmax(1))
+    return target, Ps, opt
+
+
 def garnet_transfer(run: Run) -> Result:
     """ν of MDTL-Max/Avg and the peers on Garnet; the lower-bound property at convergence."""
     s = run.settings
@@ -72,9 +83,7 @@ def garnet_transfer(run: Run) -> Result:
     records: list[dict[str, Any]] = []
     for i in run.progress(range(s["seeds"]), total=s["seeds"], description="seeds"):
         seed = run.seed * 1000 + i
-        target = garnet(s["n_states"], s["n_actions"], s["branching"], s["gamma"], seed=seed)
-        Ps = sources_at_discrepancy(target, radii, s["branching"], seed=seed + 500_000)
-        opt = performance(target, optimal_q(target.P, target.r, target.gamma).argmax(1))
+        target, Ps, opt = _garnet_problem(s, radii, seed)
         rec: dict[str, Any] = {"seed": seed, "optimal": opt}
         for agg, name in (("max", "MDTL-Max"), ("avg", "MDTL-Avg")):
             out = mdtl(Ps, target.r, radii, target.gamma, aggregation=agg, seed=seed, **_mdtl_kwargs(s))
@@ -221,9 +230,7 @@ def local_steps(run: Run) -> Result:
     records: list[dict[str, Any]] = []
     for i in run.progress(range(s["seeds"]), total=s["seeds"], description="seeds"):
         seed = run.seed * 1000 + i
-        target = garnet(s["n_states"], s["n_actions"], s["branching"], s["gamma"], seed=seed)
-        Ps = sources_at_discrepancy(target, radii, s["branching"], seed=seed + 500_000)
-        opt = performance(target, optimal_q(target.P, target.r, target.gamma).argmax(1))
+        target, Ps, opt = _garnet_problem(s, radii, seed)
         for agg, name in (("max", "MDTL-Max"), ("avg", "MDTL-Avg")):
             fixed = solve(Ps, target.r, radii, target.gamma, agg)
             scale = np.abs(fixed).max()
