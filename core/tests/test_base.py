@@ -211,6 +211,8 @@ def test_check_int_accepts_numpy_integers_and_returns_int() -> None:
         ({"high": 1.0}, float("nan"), "tau must be a number ≤ 1.0, got nan"),
         ({}, False, "tau must be a number, got False"),
         ({"high": 1.0, "high_open": True}, "x", "tau must be a number < 1.0, got 'x'"),
+        ({"low": 0.0, "allow_none": True}, -1, "tau must be a number ≥ 0.0 or None, got -1"),
+        ({}, None, "tau must be a number, got None"),
     ],
 )
 def test_check_number_rejects_in_one_line(kwargs: dict, value: object, message: str) -> None:
@@ -226,3 +228,4 @@ def test_check_number_accepts_ints_and_numpy_floats() -> None:
     assert check_number("x", 1, low=0.0, low_open=True) == 1.0
     out = check_number("x", np.float32(0.5), low=0.0, high=1.0)
     assert out == 0.5 and type(out) is float
+    assert check_number("x", None, low=0.0, allow_none=True) is None

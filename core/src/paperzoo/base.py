@@ -198,8 +198,9 @@ def check_number(
     high: float | None = None,
     low_open: bool = False,
     high_open: bool = False,
+    allow_none: bool = False,
     owner: str | None = None,
-) -> float:
+) -> Any:
     """``value`` as a ``float`` in the interval given by ``low``/``high`` (open ends on request).
 
     Integers and numpy numbers are accepted; bools, NaN and non-numbers are not.
@@ -207,6 +208,8 @@ def check_number(
     Raises:
         ConfigError: one line, e.g. ``"tau must be a number > 0, got 0.0"``.
     """
+    if value is None and allow_none:
+        return None
     ok = isinstance(value, numbers.Real) and not isinstance(value, bool) and not math.isnan(value)
     if ok and low is not None and (value <= low if low_open else value < low):
         ok = False
@@ -215,6 +218,7 @@ def check_number(
     if not ok:
         prefix = f"{owner}: " if owner else ""
         raise ConfigError(
-            f"{prefix}{name} must be a number{_bounds(low, high, low_open, high_open)}, got {value!r}"
+            f"{prefix}{name} must be a number{_bounds(low, high, low_open, high_open)}"
+            f"{' or None' if allow_none else ''}, got {value!r}"
         )
     return float(value)

@@ -15,8 +15,8 @@ from paperzoo_els.machines import EquivariantLocalScoreMachine, IdealScoreMachin
 from paperzoo_els.training import DDPMNetwork
 
 TRAIN = np.random.default_rng(0).uniform(-1, 1, (6, 6, 6, 1)).astype(np.float32)
-TINY_RUN = {"image_size": 8, "n_train": 40, "width": 4, "depth": 1, "train_steps": 5, "batch_size": 16,
-            "n_samples": 2, "calib_samples": 1, "calib_train": 20, "patch_sizes": [3], "steps": 3}  # fmt: skip
+TINY_RUN = {"image_size": 8, "n_train": 40, "width": 4, "depth": 1, "train_steps": 5, "warmup_steps": 1,
+            "batch_size": 16, "n_samples": 2, "calib_samples": 1, "calib_train": 20, "patch_sizes": [3], "steps": 3}  # fmt: skip
 
 
 class TestISContract(EstimatorContract):
@@ -45,7 +45,7 @@ class TestELSContract(EstimatorContract):
 
 class TestDDPMNetworkContract(EstimatorContract):
     def make_estimator(self) -> DDPMNetwork:
-        return DDPMNetwork(width=4, depth=1, train_steps=2, batch_size=4, cache=False)
+        return DDPMNetwork(width=4, depth=1, train_steps=2, warmup_steps=1, batch_size=4, cache=False)
 
     def fit_args(self) -> tuple[Any, ...]:
         return (TRAIN,)

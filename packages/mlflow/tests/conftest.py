@@ -26,8 +26,7 @@ ENV = (
 
 
 @pytest.fixture(autouse=True)
-def _isolate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("PAPERZOO_HOME", str(tmp_path / "home"))
+def _isolate(paperzoo_home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     for var in ENV:
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setattr(tracking, "_WARNED", set())
@@ -37,8 +36,9 @@ def _isolate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 @pytest.fixture
-def home(tmp_path: Path) -> Path:
-    return tmp_path / "home"
+def home(paperzoo_home: Path) -> Path:
+    """This test's ``PAPERZOO_HOME`` (the core's ``paperzoo_home`` fixture)."""
+    return paperzoo_home
 
 
 @pytest.fixture

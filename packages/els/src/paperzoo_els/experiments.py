@@ -73,7 +73,8 @@ def compare(run: Run) -> Result:
     start = time.perf_counter()
     images = to_unit_range(LOADERS[s["dataset"]](), s["n_train"], s["image_size"])
     network = DDPMNetwork(s["architecture"], s["width"], s["depth"], s["padding"], s["train_steps"],
-                          s["batch_size"], s["learning_rate"], seed=run.seed).fit(images)  # fmt: skip
+                          s["batch_size"], s["learning_rate"], s["warmup_steps"], s["clip_norm"],
+                          seed=run.seed).fit(images)  # fmt: skip
     train_s = time.perf_counter() - start
     for i, loss in enumerate(network.losses_[:: max(1, len(network.losses_) // 50)]):
         run.log_step(i, loss=float(loss))

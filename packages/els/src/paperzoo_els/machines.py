@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from paperzoo import BaseEstimator, check_is_fitted
+from paperzoo import BaseEstimator, check_int, check_is_fitted
 from paperzoo.errors import ConfigError
 from paperzoo_els.patches import PADDINGS
 from paperzoo_els.schedule import alpha_bar, ddim_sample
@@ -58,8 +58,7 @@ class _ScoreMachine(BaseEstimator):
         """Store the training set φ^μ, shape (N, H, W, C) or (N, H, W), values in [−1, 1]."""
         if self.padding not in PADDINGS:
             raise ConfigError(f"padding must be one of {PADDINGS}, got {self.padding!r}")
-        if isinstance(self.chunk_size, bool) or not isinstance(self.chunk_size, int) or self.chunk_size < 1:
-            raise ConfigError(f"chunk_size must be an integer ≥ 1, got {self.chunk_size!r}")
+        chunk_size = check_int("chunk_size", self.chunk_size, low=1)
         arr = check_images(images)
         sizes = [self.patch_size] if np.ndim(self.patch_size) == 0 else list(self.patch_size)
         if not sizes:
@@ -71,7 +70,7 @@ class _ScoreMachine(BaseEstimator):
         self.images_ = arr
         self.n_images_ = arr.shape[0]
         self.image_shape_ = arr.shape[1:]
-        self.chunks_, self.valid_ = chunked_images(arr, self.chunk_size)  # the streamed layout
+        self.chunks_, self.valid_ = chunked_images(arr, chunk_size)  # the streamed layout
         return self
 
     def _check_size(self, size: object, hw: tuple[int, ...]) -> int:
@@ -147,8 +146,7 @@ class _ScoreMachine(BaseEstimator):
             trajectory: If given, the x_t fed to each step are appended to it.
         """
         x = self._check_x(noise)
-        if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
-            raise ConfigError(f"steps must be an integer ≥ 1, got {steps!r}")
+        steps = check_int("steps", steps, low=1)
         sizes = [self._size_at(k, steps, schedule) for k in range(steps)]
 
         def eps(xt: np.ndarray, t: float, k: int) -> np.ndarray:
