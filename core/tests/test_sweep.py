@@ -40,6 +40,8 @@ def test_coerce_to_type_of_default() -> None:
     assert coerce("extra", "[1]", None) == [1]
     assert coerce("extra", "word", None) == "word"
     assert coerce("name", r"a\,b", "x") == "a,b"
+    assert coerce("clip", "None", 1.0) is None and coerce("limit", "null", 5) is None
+    assert coerce("name", "none", "x") == "none"
 
 
 @pytest.mark.parametrize(("key", "raw"), [("n", "1.5"), ("lr", "fast"), ("flag", "maybe"), ("sizes", "{}")])

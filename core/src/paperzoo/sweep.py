@@ -59,7 +59,7 @@ def parse_seeds(text: str) -> list[int]:
 
 
 def coerce(key: str, raw: str, default: Any) -> Any:
-    """Convert the string ``raw`` to the type of ``default``.
+    """Convert the string ``raw`` to the type of ``default`` (``none``/``null``: None for numbers).
 
     Raises:
         ConfigError: ``raw`` is not a valid value of that type (names the key).
@@ -73,6 +73,8 @@ def coerce(key: str, raw: str, default: Any) -> Any:
             if low in _FALSE:
                 return False
             raise ValueError("expected true or false")
+        if isinstance(default, int | float) and text.lower() in ("none", "null"):
+            return None  # "switched off" for numeric settings whose experiment allows it
         if isinstance(default, int):
             return int(text)
         if isinstance(default, float):
