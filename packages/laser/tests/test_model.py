@@ -34,8 +34,10 @@ def test_byte_tokens_round_trip() -> None:
 def test_same_seed_gives_identical_initial_weights_for_both_attentions() -> None:
     a = TransformerLM(LMConfig(**TINY, attention="softmax"), rngs=nnx.Rngs(params=3))
     b = TransformerLM(LMConfig(**TINY, attention="laser"), rngs=nnx.Rngs(params=3))
-    for x, y in zip(nnx.state(a, nnx.Param).flat_state(), nnx.state(b, nnx.Param).flat_state()):
-        np.testing.assert_array_equal(x[1].value, y[1].value)
+    flat_a, flat_b = nnx.to_flat_state(nnx.state(a, nnx.Param)), nnx.to_flat_state(nnx.state(b, nnx.Param))
+    assert [path for path, _ in flat_a] == [path for path, _ in flat_b]
+    for (_, x), (_, y) in zip(flat_a, flat_b):
+        np.testing.assert_array_equal(x[...], y[...])
 
 
 def test_attention_probabilities_are_causal_rows_summing_to_one() -> None:
