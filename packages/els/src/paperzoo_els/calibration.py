@@ -13,16 +13,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from paperzoo.errors import ConfigError
+from paperzoo_els.metrics import cosine_similarity
 from paperzoo_els.schedule import time_grid
 
 __all__ = ["Calibration", "calibrate_patch_sizes", "cosine_similarity"]
-
-
-def cosine_similarity(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Per-sample cos(a, b) = a·b / (‖a‖ ‖b‖) of flattened (B, …) arrays."""
-    a = a.reshape(a.shape[0], -1)
-    b = b.reshape(b.shape[0], -1)
-    return (a * b).sum(1) / np.maximum(np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1), 1e-12)
 
 
 @dataclass(frozen=True)

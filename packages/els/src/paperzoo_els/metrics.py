@@ -8,16 +8,22 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["nearest_training_distance", "pearson_r", "provenance_diversity"]
+__all__ = ["cosine_similarity", "nearest_training_distance", "pearson_r", "provenance_diversity"]
+
+
+def cosine_similarity(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Per-sample cos(a, b) = a·b / (‖a‖ ‖b‖) of flattened (B, …) arrays."""
+    a = a.reshape(a.shape[0], -1)
+    b = b.reshape(b.shape[0], -1)
+    return (a * b).sum(1) / np.maximum(np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1), 1e-12)
 
 
 def pearson_r(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Per-sample r = Σ(a − ā)(b − b̄) / √(Σ(a − ā)² Σ(b − b̄)²) of flattened (B, …) images."""
+    """Per-sample r = Σ(a − ā)(b − b̄) / √(Σ(a − ā)² Σ(b − b̄)²) of flattened (B, …) images:
+    the cosine of the mean-centred images (in float64)."""
     a = a.reshape(a.shape[0], -1).astype(np.float64)
     b = b.reshape(b.shape[0], -1).astype(np.float64)
-    a = a - a.mean(1, keepdims=True)
-    b = b - b.mean(1, keepdims=True)
-    return (a * b).sum(1) / np.maximum(np.sqrt((a**2).sum(1) * (b**2).sum(1)), 1e-12)
+    return cosine_similarity(a - a.mean(1, keepdims=True), b - b.mean(1, keepdims=True))
 
 
 def nearest_training_distance(x: np.ndarray, images: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -22,7 +22,7 @@ from paperzoo.errors import ConfigError
 from paperzoo_els.machines import check_images
 from paperzoo_els.networks import ARCHITECTURES
 from paperzoo_els.patches import PADDINGS
-from paperzoo_els.schedule import alpha_bar, ddim_sample
+from paperzoo_els.schedule import COSINE_S, alpha_bar, ddim_sample
 
 __all__ = ["DDPMNetwork", "cache_dir"]
 
@@ -86,10 +86,7 @@ class DDPMNetwork(BaseEstimator):
 
     def config_hash(self, images: np.ndarray) -> str:
         """sha256 (16 hex digits) of the hyperparameters and the training images."""
-        digest = hashlib.sha256(json.dumps(self._validated(), sort_keys=True).encode())
-        digest.update(str(images.shape).encode())
-        digest.update(np.ascontiguousarray(images).tobytes())
-        return digest.hexdigest()[:16]
+        return _config_hash(self._validated(), images)
 
     def fit(self, images: object) -> DDPMNetwork:
         """Train on images (N, H, W, C) in [−1, 1], or load the cached checkpoint."""
@@ -99,7 +96,7 @@ class DDPMNetwork(BaseEstimator):
 
         from paperzoo_els.networks import build_network
 
-        self.config_hash_ = self.config_hash(arr)
+        self.config_hash_ = _config_hash(params, arr)
         path = cache_dir() / self.config_hash_
         model = build_network(
             self.architecture, arr.shape[-1], params["width"], params["depth"], self.padding, params["seed"]
@@ -158,6 +155,13 @@ class DDPMNetwork(BaseEstimator):
         self.__dict__.update(state)
 
 
+def _config_hash(params: dict, images: np.ndarray) -> str:
+    digest = hashlib.sha256(json.dumps(params, sort_keys=True).encode())
+    digest.update(str(images.shape).encode())
+    digest.update(np.ascontiguousarray(images).tobytes())
+    return digest.hexdigest()[:16]
+
+
 def _predict(model, x: np.ndarray, t: np.ndarray):
     """ε̂_θ(x, t) through one jitted function (compiled once per architecture and shape)."""
     return _compiled()["apply"](model, x, t)
@@ -194,7 +198,7 @@ def _train_step(learning_rate: float, train_steps: int, warmup_steps: int, clip_
     def step(model, optimizer, batch, key):
         k_t, k_eta = jax.random.split(key)
         t = jax.random.uniform(k_t, (batch.shape[0],), minval=1e-3, maxval=1.0)
-        ab = jnp.cos(jnp.pi * t / 2.016)[:, None, None, None] ** 2
+        ab = jnp.cos(jnp.pi * t / (2.0 * COSINE_S))[:, None, None, None] ** 2  # schedule.alpha_bar, traced
         eta = jax.random.normal(k_eta, batch.shape)
         x_t = jnp.sqrt(ab) * batch + jnp.sqrt(1.0 - ab) * eta
 
