@@ -42,6 +42,7 @@ __all__ = [
     "main",
     "module_name",
     "render_table",
+    "write_known",
     "write_table",
 ]
 
@@ -162,6 +163,7 @@ def check(root: Path | str) -> list[str]:
             continue
         problems += _check_package(root, rel, pid, entry, core_version)
     problems += _check_readme(root, catalog)
+    problems += _check_known(root, catalog)
     return problems
 
 
@@ -255,7 +257,7 @@ def _check_package(
         problems.append(f"{where}: [build-system].build-backend is {backend!r}, expected {BUILD_BACKEND!r}")
 
     module = module_name(pid)
-    wanted = f'{pid} = "{module}.plugin"'
+    wanted = f'{pid} = "{module}.plugin:plugin"'
     entry_points = _table_at(_table_at(project, "entry-points"), ENTRY_POINT_GROUP)
     if not entry_points:
         problems.append(f"{where}: no entry point in group {ENTRY_POINT_GROUP!r}; expected {wanted}")
@@ -266,7 +268,7 @@ def _check_package(
         )
     else:
         ((name, value),) = entry_points.items()
-        if name != pid or value != f"{module}.plugin":
+        if name != pid or value != f"{module}.plugin:plugin":
             problems.append(
                 f'{where}: entry point {name} = "{value}" in group {ENTRY_POINT_GROUP!r}; expected {wanted}'
             )
@@ -381,6 +383,44 @@ def _check_readme(root: Path, catalog: dict[str, dict[str, Any]]) -> list[str]:
     return []
 
 
+KNOWN = Path("core/src/paperzoo/known_plugins.toml")
+"""The core's copy of the catalog, for install hints of plugins that are not installed."""
+
+
+def render_known(catalog: dict[str, dict[str, Any]]) -> str:
+    """The text of the core's ``known_plugins.toml``: id, distribution, kind and title of each package."""
+    lines = [
+        "# First-party plugins, for install hints (`paperzoo plugins`, unknown names).",
+        "# Generated from plugins.toml by `python tools/catalog.py table --write`; do not edit.",
+    ]
+    for pid, entry in sorted(catalog.items()):
+        title = str(entry.get("title", "")).replace("\\", "\\\\").replace('"', '\\"')
+        lines += ["", f'["{pid}"]', f'distribution = "{entry.get("distribution", distribution_name(pid))}"',
+                  f'kind = "{entry.get("kind", "")}"', f'title = "{title}"']  # fmt: skip
+    return "\n".join(lines) + "\n"
+
+
+def _check_known(root: Path, catalog: dict[str, dict[str, Any]]) -> list[str]:
+    path = root / KNOWN
+    if not (root / "core").is_dir():
+        return []
+    if not path.is_file() or path.read_text(encoding="utf-8") != render_known(catalog):
+        return [f"{KNOWN}: out of date with plugins.toml; run python tools/catalog.py table --write"]
+    return []
+
+
+def write_known(root: Path | str) -> bool:
+    """Rewrite the core's ``known_plugins.toml`` from plugins.toml; whether it changed."""
+    path = Path(root) / KNOWN
+    if not path.parent.is_dir():
+        return False
+    text = render_known(load_catalog(root))
+    if path.is_file() and path.read_text(encoding="utf-8") == text:
+        return False
+    path.write_text(text, encoding="utf-8")
+    return True
+
+
 def write_table(root: Path | str) -> bool:
     """Rewrite README.md's plugin table from plugins.toml.
 
@@ -425,7 +465,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"catalog OK: {len(load_catalog(args.root))} package(s)")
             return 0
         if args.write:
-            changed = write_table(args.root)
+            changed = write_known(args.root) | write_table(args.root)
             print(
                 "README.md: plugin table updated" if changed else "README.md: plugin table already up to date"
             )

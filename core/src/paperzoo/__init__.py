@@ -5,7 +5,7 @@ Importing ``paperzoo`` is cheap: names are loaded on first access (PEP 562), so
 
 Plugin authors need::
 
-    from paperzoo import hookimpl, ExperimentSpec, EstimatorSpec, Result, Run
+    from paperzoo import Plugin, Setting, Ref, Result, Run, BaseEstimator
 """
 
 from __future__ import annotations
@@ -23,8 +23,11 @@ if TYPE_CHECKING:
     from paperzoo.hookspecs import hookimpl, hookspec
     from paperzoo.host import PluginHost, get_host
     from paperzoo.interfaces import Estimator, Experiment
+    from paperzoo.manifest import Plugin
+    from paperzoo.references import Ref
     from paperzoo.results import Artifact, Result, Row
     from paperzoo.runs import Run, RunOutcome, RunRequest, execute
+    from paperzoo.settings import Setting
     from paperzoo.specs import (
         DatasetSpec,
         EstimatorSpec,
@@ -47,6 +50,9 @@ _LAZY = {
     "LocalExecutor": "paperzoo.executor",
     "hookimpl": "paperzoo.hookspecs",
     "hookspec": "paperzoo.hookspecs",
+    "Plugin": "paperzoo.manifest",
+    "Ref": "paperzoo.references",
+    "Setting": "paperzoo.settings",
     "PluginHost": "paperzoo.host",
     "get_host": "paperzoo.host",
     "Artifact": "paperzoo.results",
@@ -76,13 +82,16 @@ __all__ = [
     "LocalExecutor",
     "MetricSpec",
     "PaperzooError",
+    "Plugin",
     "PluginHost",
     "PluginInfo",
+    "Ref",
     "Result",
     "Row",
     "Run",
     "RunOutcome",
     "RunRequest",
+    "Setting",
     "__version__",
     "check_int",
     "check_is_fitted",

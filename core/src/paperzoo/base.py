@@ -8,7 +8,10 @@ The rules (as in ``sklearn.base``):
   and returns ``self``;
 * ``get_params``/``set_params`` are derived from the ``__init__`` signature, with
   ``<component>__<param>`` addressing nested estimators;
-* :func:`clone` builds an unfitted copy with the same parameters.
+* :func:`clone` builds an unfitted copy with the same parameters;
+* ``_parameters`` declares each parameter's allowed values as a
+  :class:`~paperzoo.settings.Setting` (as scikit-learn's
+  ``_parameter_constraints``), and ``fit`` calls :meth:`BaseEstimator._validate_params`.
 
 Estimators stay compatible with ``sklearn.base.clone``, ``Pipeline`` and grid
 search, which only rely on these rules.
@@ -17,12 +20,15 @@ search, which only rely on these rules.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import inspect
 import math
 import numbers
-from typing import Any, TypeVar
+from collections.abc import Mapping
+from typing import Any, ClassVar, TypeVar
 
 from paperzoo.errors import ConfigError, NotFittedError
+from paperzoo.settings import REQUIRED, Setting, check_values
 
 __all__ = ["BaseEstimator", "check_int", "check_is_fitted", "check_number", "clone"]
 
@@ -30,7 +36,44 @@ E = TypeVar("E", bound="BaseEstimator")
 
 
 class BaseEstimator:
-    """Base class giving ``get_params``, ``set_params``, ``clone`` and a repr."""
+    """Base class giving ``get_params``, ``set_params``, ``clone``, a repr and parameter checks.
+
+    Declare constraints once and check them in ``fit``::
+
+        class GRACE(BaseEstimator):
+            _parameters = {"epochs": Setting(low=1), "tau": Setting(low=0, low_open=True)}
+
+            def fit(self, graph):
+                params = self._validate_params()   # {"epochs": 200, "tau": 0.5, ...}
+
+    A :class:`~paperzoo.settings.Setting` without a default takes its type from
+    the ``__init__`` default; non-finite numbers are refused unless a
+    parameter says ``finite=False``.
+    """
+
+    _parameters: ClassVar[Mapping[str, Setting]] = {}
+
+    def _validate_params(self) -> dict[str, Any]:
+        """Every parameter, checked against ``_parameters`` and normalised (numpy ints → int).
+
+        Raises:
+            ConfigError: one line, e.g. ``"GRACE: epochs must be an integer ≥ 1, got 0"``.
+        """
+        defaults = {
+            p.name: p.default
+            for p in inspect.signature(type(self).__init__).parameters.values()
+            if p.default is not p.empty
+        }
+        constraints = {
+            name: dataclasses.replace(setting, default=defaults.get(name))
+            if setting.default is REQUIRED and setting.type is None
+            else setting
+            for name, setting in self._parameters.items()
+        }
+        unknown = sorted(set(constraints) - set(self._get_param_names()))
+        if unknown:
+            raise TypeError(f"{type(self).__name__}._parameters names {unknown}, which are not parameters")
+        return check_values(self.get_params(deep=False), constraints, owner=type(self).__name__)
 
     @classmethod
     def _get_param_names(cls) -> list[str]:

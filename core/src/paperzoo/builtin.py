@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from paperzoo.errors import ConfigError
-from paperzoo.executor import Executor, LocalExecutor
 from paperzoo.hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    from paperzoo.executor import Executor
 
 
 @hookimpl(trylast=True)
@@ -24,4 +26,6 @@ def paperzoo_executor(name: str, options: Mapping[str, Any]) -> Executor | None:
         raise ConfigError(
             f"workers must be a whole number, got {options['workers']!r}", hint="e.g. --workers 2"
         ) from None
+    from paperzoo.executor import LocalExecutor  # the run machinery loads only when something runs
+
     return LocalExecutor(workers=workers)

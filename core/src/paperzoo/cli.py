@@ -24,7 +24,7 @@ from rich.markup import escape
 from paperzoo._version import __version__
 from paperzoo.errors import ConfigError, PaperzooError
 from paperzoo.results import format_value
-from paperzoo.sweep import MAX_SEED
+from paperzoo.specs import MAX_SEED
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -160,30 +160,48 @@ def cli(debug: bool) -> None:
 
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def plugins(as_json: bool) -> None:
-    """List installed plugins and whether they loaded."""
-    records = _host().records()
+@click.option("--hooks", "with_hooks", is_flag=True, help="Show the hooks each plugin implements.")
+def plugins(as_json: bool, with_hooks: bool) -> None:
+    """List installed plugins and whether they loaded, then first-party ones not installed."""
+    from paperzoo.known import known_plugins
+
+    host = _host()
+    records = host.records()
+    rows = [r.to_dict() for r in records]
+    if with_hooks:
+        for row, record in zip(rows, records):
+            row["hooks"] = [h.removeprefix("paperzoo_") for h in host.hooks_of(record.name)]
+    installed = {r.name for r in records}
+    missing = [
+        {"id": pid, "distribution": k["distribution"], "status": "not installed",
+         "install": f"pip install {k['distribution']}", "paper": k["title"] if k["kind"] == "paper" else ""}
+        for pid, k in sorted(known_plugins().items()) if pid not in installed
+    ]  # fmt: skip
     if as_json:
-        _echo_json([r.to_dict() for r in records])
+        _echo_json([*rows, *missing])
         return
     if not records:
         click.echo("No plugins installed. Install one, e.g.: pip install paperzoo-revdiv")
-        return
-    table = _table("id", "distribution", "version", "framework", "paper", "status")
-    for record in records:
-        d = record.to_dict()
-        status = d["status"]
-        style = "green" if status == "loaded" else ("red" if status.startswith("failed") else "yellow")
-        _add(
-            table,
-            d["id"],
-            d["distribution"] or "—",
-            d["version"] or "—",
-            d["framework"] or "—",
-            d["paper"] or "",
-            _styled(status, style),
-        )
-    _console().print(table)
+    else:
+        columns = ["id", "distribution", "version", "framework", "paper", "status"]
+        table = _table(*columns, *(["hooks"] if with_hooks else []))
+        for d in rows:
+            status = d["status"]
+            style = "green" if status == "loaded" else ("red" if status.startswith("failed") else "yellow")
+            cells = [
+                d["id"],
+                d["distribution"] or "—",
+                d["version"] or "—",
+                d["framework"] or "—",
+                d["paper"] or "",
+            ]
+            _add(table, *cells, _styled(status, style), *([", ".join(d["hooks"])] if with_hooks else []))
+        _console().print(table)
+    if missing:
+        table = _table("id", "paper or purpose", "install", title="first-party plugins not installed")
+        for m in missing:
+            _add(table, m["id"], m["paper"] or known_plugins()[m["id"]]["title"], m["install"])
+        _console().print(table)
 
 
 @cli.command(name="list")
@@ -241,14 +259,34 @@ def _print_spec(spec: Any) -> None:
     console.print(f"[bold]{escape(spec.name)}[/bold] ({data['kind']} from {escape(spec.plugin)})")
     if spec.summary:
         console.print(escape(spec.summary))
-    skip = {"name", "summary", "kind", "settings", "scales", "files"}
+    skip = {
+        "name",
+        "summary",
+        "kind",
+        "settings",
+        "scales",
+        "files",
+        "constraints",
+        "references",
+        "test_scale",
+    }
     for key, value in data.items():
         if key not in skip and value not in ("", None, [], {}):
             console.print(escape(f"  {key}: {value}"))
     if isinstance(spec, ExperimentSpec) and spec.settings:
-        table = _table("setting", *SCALES, title="settings by scale")
+        table = _table("setting", *SCALES, "allowed", title="settings by scale")
         for key in spec.settings:
-            _add(table, key, *(repr(spec.settings_for(s)[key]) for s in SCALES))
+            _add(
+                table,
+                key,
+                *(repr(spec.settings_for(s)[key]) for s in SCALES),
+                spec.constraints[key].describe(),
+            )
+        console.print(table)
+    if isinstance(spec, ExperimentSpec) and spec.references:
+        table = _table("metric", "setting", "value", "kind", "source", title="reference values")
+        for ref in spec.references:
+            _add(table, ref.metric, ref.setting, format_value(ref.value), ref.kind, ref.source)
         console.print(table)
     for file in data.get("files") or []:
         console.print(escape(f"  file {file['path']} ← {file['url']}"))
@@ -272,16 +310,9 @@ def _parse_options(pairs: Iterable[str]) -> dict[str, str]:
 def _plan(
     host: PluginHost, experiment: str, scale: str, seed: int, seeds: str | None, sets: Sequence[str]
 ) -> list[RunRequest]:
-    from paperzoo.runs import RunRequest, new_run_id
-    from paperzoo.sweep import expand_grid, parse_assignments, parse_seeds
+    from paperzoo.sweep import parse_seeds, plan
 
-    spec = host.experiments.get(experiment)
-    seed_list = parse_seeds(seeds) if seeds else [seed]
-    grid = expand_grid(parse_assignments(sets, spec.settings, experiment=spec.name))
-    sweep = new_run_id(f"sweep-{spec.name}") if len(grid) * len(seed_list) > 1 else None
-    return [
-        RunRequest(spec.name, scale, s, overrides=point, sweep=sweep) for point in grid for s in seed_list
-    ]
+    return plan(host.experiments.get(experiment), scale, parse_seeds(seeds) if seeds else [seed], sets)
 
 
 def _execute(
@@ -406,21 +437,7 @@ def run(
         options["workers"] = workers
     outcomes = _execute(host, requests, executor_name, options, quiet=as_json)
     if as_json:
-        data = [
-            {
-                "run_id": o.run_id,
-                "experiment": o.request.experiment,
-                "scale": o.request.scale,
-                "seed": o.request.seed,
-                "overrides": dict(o.request.overrides),
-                "status": o.status,
-                "dir": o.dir,
-                "duration": o.duration,
-                "error": o.error,
-                "result": o.result.to_dict() if o.result is not None else None,
-            }
-            for o in outcomes
-        ]
+        data = [o.to_dict() for o in outcomes]
         _echo_json(data[0] if len(data) == 1 else {"sweep": requests[0].sweep, "runs": data})
     else:
         _print_outcomes(outcomes)
@@ -453,6 +470,8 @@ def reproduce(
             _write_report(out, None)
         return
     requests = [RunRequest(s.name, scale, seed) for s in specs]
+    for spec in specs:  # every experiment's settings are checked before the first one runs
+        spec.settings_for(scale)
     console.print(f"Running {len(requests)} experiments at scale {scale!r}…")
     outcomes = _execute(host, requests, "local", {"workers": workers}, quiet=False)
     table = _table("experiment", "status", "time (s)", "run")

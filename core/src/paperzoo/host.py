@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import pluggy
@@ -107,38 +108,22 @@ class Hooks:
         self._warned: set[tuple[str, str]] = set()
 
     def _lifecycle(self, hook_name: str, **kwargs: Any) -> None:
-        self._host.load()
-        caller = getattr(self._host.pm.hook, hook_name)
-        impls = caller.get_hookimpls()
-        if any(i.hookwrapper or i.wrapper for i in impls):
-            try:
-                caller(**kwargs)
-            except Exception as exc:
-                self._warn("a wrapper", hook_name, exc)
-            return
-        for impl in reversed(impls):
-            try:
-                impl.function(**{k: kwargs[k] for k in impl.argnames})
-            except Exception as exc:
-                self._warn(impl.plugin_name, hook_name, exc)
+        for plugin, _, error in self._host.call_isolated(hook_name, kwargs):
+            if error is not None:
+                self._warn(plugin, hook_name, error)
 
     def _first_result(self, hook_name: str, **kwargs: Any) -> Any:
-        """Call implementations in pluggy's order until one returns non-``None``.
+        """Ask implementations in pluggy's order until one returns non-``None``.
 
         A :class:`~paperzoo.PaperzooError` (a user error) propagates; any other
         exception is reported once and the next implementation is asked.
         """
-        self._host.load()
-        caller = getattr(self._host.pm.hook, hook_name)
-        for impl in reversed(caller.get_hookimpls()):
-            try:
-                value = impl.function(**{k: kwargs[k] for k in impl.argnames})
-            except PaperzooError:
-                raise
-            except Exception as exc:
-                self._warn(impl.plugin_name, hook_name, exc)
-                continue
-            if value is not None:
+        for plugin, value, error in self._host.call_isolated(hook_name, kwargs):
+            if isinstance(error, PaperzooError):
+                raise error
+            if error is not None:
+                self._warn(plugin, hook_name, error)
+            elif value is not None:
                 return value
         return None
 
@@ -211,22 +196,15 @@ class Hooks:
             The names of the commands added.
         """
         before = dict(cli.commands)
-        self._host.load()
-        caller = self._host.pm.hook.paperzoo_register_commands
-        for impl in list(reversed(caller.get_hookimpls())):
-            snapshot = dict(cli.commands)
-            try:
-                impl.function(cli=cli)
-            except Exception as exc:
-                self._host.fail(impl.plugin_name, f"paperzoo_register_commands raised {_why(exc)}")
-                cli.commands.clear()
-                cli.commands.update(snapshot)
-                continue
+        snapshot = dict(cli.commands)
+        for plugin, _, error in self._host.call_isolated("paperzoo_register_commands", {"cli": cli}):
             replaced = sorted(n for n in snapshot if cli.commands.get(n) is not snapshot[n])
-            if replaced:
-                self._host.fail(impl.plugin_name, f"replaces the command {replaced[0]!r}")
+            if error is not None or replaced:
+                reason = f"paperzoo_register_commands raised {_why(error)}" if error else ""
+                self._host.fail(plugin, reason or f"replaces the command {replaced[0]!r}")
                 cli.commands.clear()
                 cli.commands.update(snapshot)
+            snapshot = dict(cli.commands)
         return [name for name in cli.commands if name not in before]
 
 
@@ -264,8 +242,9 @@ class PluginHost:
         Returns:
             Its record; ``state`` is ``"failed"`` if pluggy rejected it.
         """
-        name = name or getattr(plugin, "__name__", None) or type(plugin).__name__
-        module = getattr(plugin, "__name__", type(plugin).__module__)
+        name = name or getattr(plugin, "plugin_name", None) or getattr(plugin, "__name__", None)
+        name = name or type(plugin).__name__
+        module = _module_of(plugin)
         record = PluginRecord(name=name, module=module)
         self._add(record, lambda: plugin)
         self._info_done = False
@@ -326,8 +305,7 @@ class PluginHost:
         """The record of ``name``; plugins registered by other plugins get one on first sight."""
         record = self._records.get(name)
         if record is None:
-            plugin = self.pm.get_plugin(name)
-            module = getattr(plugin, "__name__", type(plugin).__module__)
+            module = _module_of(self.pm.get_plugin(name))
             record = self._records[name] = PluginRecord(name=name, module=module, state="loaded")
         return record
 
@@ -385,15 +363,46 @@ class PluginHost:
             ``(plugin_name, return_value)`` per implementation that succeeded; an
             implementation that raises marks its plugin failed.
         """
+        for plugin, value, error in self.call_isolated(hook_name, kwargs):
+            if error is not None:
+                self.fail(plugin, f"{hook_name} raised {_why(error)}")
+            else:
+                yield plugin, value
+
+    def call_isolated(
+        self, hook_name: str, kwargs: Mapping[str, Any] | Callable[[str], Mapping[str, Any]]
+    ) -> Iterator[tuple[str, Any, Exception | None]]:
+        """Call each plugin's implementation of ``hook_name`` on its own, in pluggy's order.
+
+        Each call goes through pluggy (a subset caller holding that one plugin's
+        implementation), so hook wrappers and hook-call monitoring
+        (``pm.add_hookcall_monitoring``) see it as usual; what one plugin raises
+        does not stop the others.
+
+        Args:
+            hook_name: The hook.
+            kwargs: Its arguments, or a function of the plugin's name giving them
+                (a registration hook hands each plugin its own ``register``).
+
+        Yields:
+            ``(plugin_name, value, None)`` per call that returned, and
+            ``(plugin_name, None, exception)`` per call that raised.
+        """
         self.load()
         caller = getattr(self.pm.hook, hook_name)
-        for impl in list(reversed(caller.get_hookimpls())):
+        impls = caller.get_hookimpls()
+        plain = [i for i in impls if not (i.hookwrapper or i.wrapper)]
+        for impl in reversed(plain):
+            others = [i.plugin for i in plain if i is not impl]
+            one = self.pm.subset_hook_caller(hook_name, remove_plugins=others) if others else caller
             try:
-                value = impl.function(**{k: kwargs[k] for k in impl.argnames})
+                value = one(**(kwargs(impl.plugin_name) if callable(kwargs) else kwargs))
             except Exception as exc:
-                self.fail(impl.plugin_name, f"{hook_name} raised {_why(exc)}")
+                yield impl.plugin_name, None, exc
                 continue
-            yield impl.plugin_name, value
+            if caller.spec is not None and not caller.spec.opts.get("firstresult"):
+                value = value[0] if value else None
+            yield impl.plugin_name, value, None
 
     # --------------------------------------------------------------- registries
 
@@ -430,30 +439,41 @@ class PluginHost:
     def _registry(
         self, kind: str, spec_type: type[S], hook_name: str, *, listing: str | None = None
     ) -> Registry[S]:
-        registry: Registry[S] = Registry(kind, spec_type, lambda r: self._fill(r, hook_name), listing=listing)
+        registry: Registry[S] = Registry(
+            kind,
+            spec_type,
+            lambda r: self._fill(r, hook_name),
+            listing=listing,
+            missing_hint=self.install_hint,
+        )
         self._registries.append(registry)
         return registry
 
     def _fill(self, registry: Registry[S], hook_name: str) -> None:
         """Run ``hook_name`` per plugin; add a plugin's specs only if all are valid."""
-        self.load()
-        caller = getattr(self.pm.hook, hook_name)
-        for impl in list(reversed(caller.get_hookimpls())):
-            registrar: Registrar[S] = Registrar(registry.spec_type, impl.plugin_name)
+        registrars: dict[str, Registrar[S]] = {}
+
+        def arguments(plugin: str) -> dict[str, Any]:
+            registrars[plugin] = Registrar(registry.spec_type, plugin)
+            return {"register": registrars[plugin]}
+
+        for plugin, _, error in self.call_isolated(hook_name, arguments):
+            specs = registrars[plugin].specs
             try:
-                impl.function(**({"register": registrar} if "register" in impl.argnames else {}))
+                if error is not None:
+                    raise error
                 seen: set[str] = set()
-                for spec in registrar.specs:
+                for spec in specs:
                     registry.check_new(spec)
                     if spec.name in seen:
                         raise DuplicateNameError(
-                            f"{registry.kind} {spec.name!r} is registered twice by {spec.plugin}"
+                            f"{registry.kind} {spec.name!r} is registered twice by {plugin}"
                         )
                     seen.add(spec.name)
             except Exception as exc:
-                self.fail(impl.plugin_name, f"{hook_name} raised {_why(exc)}")
+                self.fail(plugin, f"{hook_name} raised {_why(exc)}")
                 continue
-            for spec in registrar.specs:
+            for spec in specs:
                 registry.add(spec)
 
     def find(self, name: str) -> list[Spec]:
@@ -469,11 +489,25 @@ class PluginHost:
         if found:
             return found
         every = [n for registry in self._registries for n in registry.names()]
-        raise UnknownNameError(
-            f"nothing is called {name!r}", hint=suggest(name, every) or "see 'paperzoo list'"
-        )
+        hint = self.install_hint(name) or suggest(name, every) or "see 'paperzoo list'"
+        raise UnknownNameError(f"nothing is called {name!r}", hint=hint)
 
     # --------------------------------------------------------------------- misc
+
+    def install_hint(self, name: str) -> str | None:
+        """How to get ``name`` when it belongs to a first-party plugin that is not installed."""
+        if not self._entry_points:
+            return None  # a test host: what is installed does not matter
+        from paperzoo.known import install_hint
+
+        return install_hint(name, {r.name for r in self._records.values()})
+
+    def hooks_of(self, name: str) -> list[str]:
+        """The hooks plugin ``name`` implements, sorted."""
+        plugin = self.pm.get_plugin(name)
+        if plugin is None:
+            return []
+        return sorted(caller.name for caller in self.pm.get_hookcallers(plugin) or [])
 
     def versions(self, plugin: str) -> dict[str, str]:
         """Versions worth recording with a run of ``plugin``'s experiment."""
@@ -487,6 +521,14 @@ class PluginHost:
         """Load the dataset called ``name`` with its loader's ``options``."""
         loader = self.datasets.get(name).load()
         return loader(**options)
+
+
+def _module_of(plugin: object) -> str:
+    """Where a plugin comes from: a module's name, or ``package.plugin`` for a manifest."""
+    if isinstance(plugin, ModuleType):
+        return plugin.__name__
+    package = getattr(plugin, "package", None)
+    return f"{package}.plugin" if isinstance(package, str) else type(plugin).__module__
 
 
 def _why(exc: BaseException) -> str:

@@ -31,6 +31,7 @@ class Registry(Generic[S]):
         spec_type: The spec class accepted.
         fill: Called once, on first access, to run the registration hooks.
         listing: The command that lists them, for hints (default ``paperzoo list <kind>s``).
+        missing_hint: Gives a hint for a name that is not there (an install hint), or ``None``.
     """
 
     def __init__(
@@ -40,8 +41,10 @@ class Registry(Generic[S]):
         fill: Callable[[Registry[S]], None],
         *,
         listing: str | None = None,
+        missing_hint: Callable[[str], str | None] | None = None,
     ) -> None:
         self.kind = kind
+        self.missing_hint = missing_hint
         self.listing = listing or f"paperzoo list {kind}s"
         self.spec_type = spec_type
         self._filler = fill
@@ -96,7 +99,8 @@ class Registry(Generic[S]):
         try:
             return self._specs[name]
         except KeyError:
-            hint = suggest(name, self.names()) or f"see '{self.listing}'"
+            hint = (self.missing_hint and self.missing_hint(name)) or suggest(name, self.names())
+            hint = hint or f"see '{self.listing}'"
             raise UnknownNameError(f"unknown {self.kind} {name!r}", hint=hint) from None
 
     def names(self) -> list[str]:

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from paperzoo.errors import ResultError
+from paperzoo.references import Ref, find_reference
 
 __all__ = ["Artifact", "Result", "Row", "format_setting", "format_value"]
 
@@ -56,6 +57,10 @@ class Row:
         paper: The paper's value for the same cell, when it reports one.
         unit: ``"%"``, ``"s"``, ``"bits/key"``... ("" when dimensionless).
         setting: The cell's setting, e.g. ``"alpha=0.5, rule=SCUP"``.
+        ref_source: Where ``paper`` comes from (``"Table 2"``), when it came from
+            a declared :class:`~paperzoo.references.Ref`.
+        ref_kind: What ``paper`` is: ``"paper"``, ``"theorem"``,
+            ``"official-code"`` or ``"oracle"`` ("" when undeclared).
     """
 
     metric: str
@@ -63,6 +68,8 @@ class Row:
     paper: float | None = None
     unit: str = ""
     setting: str = ""
+    ref_source: str = ""
+    ref_kind: str = ""
 
     def __post_init__(self) -> None:
         if not isinstance(self.metric, str) or not self.metric:
@@ -86,6 +93,8 @@ class Row:
             "paper": self.paper,
             "unit": self.unit,
             "setting": self.setting,
+            "ref_source": self.ref_source,
+            "ref_kind": self.ref_kind,
         }
 
 
@@ -141,6 +150,16 @@ class Result:
             if not isinstance(row, Row):
                 raise ResultError(f"expected a paperzoo.Row, got {type(row).__name__}")
             self.rows.append(row)
+        return self
+
+    def with_references(self, refs: Sequence[Ref], settings: Mapping[str, Any]) -> Result:
+        """Rows without a ``paper`` value get the first matching reference (in place; returns ``self``)."""
+        for i, row in enumerate(self.rows):
+            if row.paper is not None or not refs:
+                continue
+            ref = find_reference(refs, row.metric, row.setting, settings)
+            if ref is not None:
+                self.rows[i] = replace(row, paper=ref.value, ref_source=ref.source, ref_kind=ref.kind)
         return self
 
     def value(self, metric: str, setting: str | Mapping[str, Any] = "") -> float | None:

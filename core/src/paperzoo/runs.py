@@ -35,7 +35,7 @@ from typing import IO, TYPE_CHECKING, Any, TypeVar
 from paperzoo.errors import ConfigError, PaperzooError, ResultError, StoreError
 from paperzoo.paths import runs_dir, store_path
 from paperzoo.results import Artifact, Result
-from paperzoo.specs import SCALES, ExperimentSpec
+from paperzoo.specs import ExperimentSpec
 from paperzoo.store import ResultsStore, RunRecord
 
 if TYPE_CHECKING:
@@ -112,6 +112,21 @@ class RunOutcome:
     def ok(self) -> bool:
         """Whether the run succeeded."""
         return self.status == "succeeded"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (``paperzoo run --json``)."""
+        return {
+            "run_id": self.run_id,
+            "experiment": self.request.experiment,
+            "scale": self.request.scale,
+            "seed": self.request.seed,
+            "overrides": dict(self.request.overrides),
+            "status": self.status,
+            "dir": self.dir,
+            "duration": self.duration,
+            "error": self.error,
+            "result": self.result.to_dict() if self.result is not None else None,
+        }
 
 
 class Run:
@@ -315,15 +330,7 @@ def execute(
     host = host or get_host()
     store = store or ResultsStore(store_path())
     spec = host.experiments.get(request.experiment)
-    if request.scale not in SCALES:
-        raise ConfigError(f"unknown scale {request.scale!r}", hint=f"use one of {', '.join(SCALES)}")
-    unknown = sorted(set(request.overrides) - set(spec.settings))
-    if unknown:
-        raise ConfigError(
-            f"unknown setting {unknown[0]!r} of {spec.name}",
-            hint=f"settings are: {', '.join(sorted(spec.settings)) or '(none)'}",
-        )
-    settings = {**spec.settings_for(request.scale), **request.overrides}
+    settings = spec.settings_for(request.scale, request.overrides)  # checked before anything exists
     run_id = new_run_id(spec.name)
     directory = runs_dir() / run_id
     try:
@@ -385,6 +392,7 @@ def execute(
                     f"experiment {spec.name} returned {type(result).__name__}, not a paperzoo.Result",
                     hint="report this to the plugin's authors",
                 )
+            result.with_references(spec.references, settings)
             known = {a.path for a in result.artifacts}
             result.artifacts.extend(a for a in run.artifacts if a.path not in known)
             run.close()

@@ -25,8 +25,11 @@ from typing import Any, Literal
 
 from paperzoo.data import DataFile
 from paperzoo.errors import ConfigError, PluginError
+from paperzoo.references import Ref, as_references
+from paperzoo.settings import Setting, as_setting, check_values
 
 __all__ = [
+    "MAX_SEED",
     "SCALES",
     "DatasetSpec",
     "EstimatorSpec",
@@ -41,6 +44,9 @@ Scale = Literal["smoke", "default", "paper"]
 SCALES: tuple[str, ...] = ("smoke", "default", "paper")
 """Experiment scales: ``smoke`` ≤ 1 min on 2 CPU cores, ``default`` ≤ 10 min,
 ``paper`` = the paper's own setting."""
+
+MAX_SEED = 2**63 - 1
+"""Largest seed (SQLite stores seeds as 64-bit integers)."""
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_.\-]*$")
 _TARGET = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
@@ -145,10 +151,19 @@ class EstimatorSpec(Spec):
 
     Attributes:
         framework: ``"numpy"``, ``"torch"``, ``"jax"``... (what importing it costs).
+        verbs: The methods it is used through. An estimator has ``fit``; a
+            component that follows the parameter rules but is not fitted (a
+            zero-shot forecaster, say) is registered with its own verbs, e.g.
+            ``("forecast",)``, and is held to the parameter rules only.
     """
 
     framework: str = "numpy"
+    verbs: tuple[str, ...] = ("fit",)
     _kind = "estimator"
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        object.__setattr__(self, "verbs", tuple(self.verbs))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -198,46 +213,99 @@ class ExperimentSpec(Spec):
     """A runnable reproduction of one of the paper's tables or figures.
 
     The target is a function ``experiment(run: paperzoo.Run) -> paperzoo.Result``.
-    It reads its settings from ``run.settings`` and its seed from ``run.seed``.
+    It reads its settings from ``run.settings`` (already checked) and its seed
+    from ``run.seed``.
 
     Attributes:
-        settings: Every setting with its ``default``-scale value. This is the schema:
-            ``--set key=value`` may only name these keys, and values are coerced to
-            the type of the default.
+        settings: Every setting with its ``default``-scale value, plain or as a
+            :class:`~paperzoo.settings.Setting` with constraints. This is the schema:
+            ``--set key=value`` may only name these keys, values are coerced to the
+            type of the default, and every value is checked before a run exists.
+            After construction, ``settings`` maps each name to its default and
+            ``constraints`` to its :class:`~paperzoo.settings.Setting`.
         scales: Per-scale overrides for ``smoke`` and ``paper`` (and ``default`` if
             needed). ``smoke`` must finish in under a minute on 2 CPU cores.
         reproduces: What of the paper it reproduces, e.g. ``"Table 2"``.
+        references: Reference values by metric name (``{"RCRPS": Ref(0.605,
+            "Table 1", setting="forecaster=ets")}``); a result row without a
+            ``paper`` value gets the first matching one.
+        test_scale: Overrides of the ``smoke`` settings for the contract tests
+            (seconds, not a minute).
+        datasets: Names of the datasets it reads (their plugin-local or full
+            names); the contract tests skip it when their files are absent.
     """
 
     settings: Mapping[str, Any] = field(default_factory=dict)
     scales: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     reproduces: str = ""
+    references: Any = ()
+    test_scale: Mapping[str, Any] = field(default_factory=dict)
+    datasets: tuple[str, ...] = ()
+    constraints: Mapping[str, Setting] = field(default_factory=dict, init=False, compare=False)
     _kind = "experiment"
 
     def __post_init__(self) -> None:
         super().__post_init__()
+        constraints = {key: as_setting(value) for key, value in self.settings.items()}
+        object.__setattr__(self, "constraints", MappingProxyType(constraints))
+        object.__setattr__(self, "settings", MappingProxyType({k: c.default for k, c in constraints.items()}))
+        references = self.references
+        if isinstance(references, Mapping):
+            references = as_references(references)
+        object.__setattr__(self, "references", tuple(references))
+        object.__setattr__(self, "datasets", tuple(self.datasets))
         for scale, overrides in self.scales.items():
             if scale not in SCALES:
                 raise ConfigError(
                     f"experiment {self.name!r} declares unknown scale {scale!r}",
                     hint=f"scales are {', '.join(SCALES)}",
                 )
-            unknown = sorted(set(overrides) - set(self.settings))
-            if unknown:
-                raise ConfigError(
-                    f"experiment {self.name!r}: scale {scale!r} overrides undeclared "
-                    f"settings {', '.join(unknown)}",
-                    hint="declare every setting with its default in settings=",
-                )
-        object.__setattr__(self, "settings", MappingProxyType(dict(self.settings)))
+            self._check_keys(f"scale {scale!r}", overrides)
+        self._check_keys("test_scale", self.test_scale)
         object.__setattr__(
             self,
             "scales",
             MappingProxyType({k: MappingProxyType(dict(v)) for k, v in self.scales.items()}),
         )
+        object.__setattr__(self, "test_scale", MappingProxyType(dict(self.test_scale)))
+        for scale in SCALES:  # a plugin whose own values are invalid fails to load, with the reason
+            self.settings_for(scale)
+        self.settings_for("smoke", self.test_scale)
 
-    def settings_for(self, scale: str) -> dict[str, Any]:
-        """Settings at ``scale``: the defaults updated with that scale's overrides."""
+    def with_plugin(self, plugin: str) -> ExperimentSpec:
+        """Return a copy attributed to ``plugin`` (constraints kept)."""
+        return replace(self, plugin=plugin, settings=dict(self.constraints))
+
+    def _check_keys(self, what: str, overrides: Mapping[str, Any]) -> None:
+        unknown = sorted(set(overrides) - set(self.settings))
+        if unknown:
+            raise ConfigError(
+                f"experiment {self.name!r}: {what} overrides undeclared settings {', '.join(unknown)}",
+                hint="declare every setting with its default in settings=",
+            )
+
+    def settings_for(self, scale: str, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Settings at ``scale`` with ``overrides``, each checked against its constraint.
+
+        Raises:
+            ConfigError: unknown scale or setting, or a value that is not allowed
+                (one line naming the setting, the value and what is allowed).
+        """
         if scale not in SCALES:
             raise ConfigError(f"unknown scale {scale!r}", hint=f"use one of {', '.join(SCALES)}")
-        return {**self.settings, **self.scales.get(scale, {})}
+        overrides = overrides or {}
+        unknown = sorted(set(overrides) - set(self.settings))
+        if unknown:
+            raise ConfigError(
+                f"unknown setting {unknown[0]!r} of {self.name}",
+                hint=f"settings are: {', '.join(sorted(self.settings)) or '(none)'}",
+            )
+        values = {**self.settings, **self.scales.get(scale, {}), **overrides}
+        return check_values(values, self.constraints, owner=self.name)
+
+    def describe(self) -> dict[str, Any]:
+        """Plain data: settings (defaults), their constraints, scales and references."""
+        out = super().describe()
+        out["constraints"] = {key: c.describe() for key, c in self.constraints.items()}
+        out["references"] = [ref.describe() for ref in self.references]
+        return out

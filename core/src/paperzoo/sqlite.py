@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -28,6 +28,8 @@ class Database:
         schema: ``;``-separated ``CREATE ... IF NOT EXISTS`` statements.
         version: Schema version stored in ``PRAGMA user_version``; a file with a
             newer version is refused rather than misread.
+        migrations: ``{version: statements}`` that bring a file of version
+            ``version - 1`` to ``version`` (a new file gets ``schema`` directly).
         what: What the database is, for error messages ("results store").
         hint: What to do when the file is unusable.
         timeout: Seconds to wait for a concurrent writer.
@@ -39,6 +41,7 @@ class Database:
         *,
         schema: str,
         version: int = 1,
+        migrations: Mapping[int, str] | None = None,
         what: str = "database",
         hint: str = "if the file is corrupt, move it away",
         timeout: float = 60.0,
@@ -46,6 +49,7 @@ class Database:
         self.path = Path(path)
         self.schema = schema
         self.version = version
+        self.migrations = dict(migrations or {})
         self.what = what
         self.hint = hint
         self.timeout = timeout
@@ -84,6 +88,10 @@ class Database:
                 self._migrate(conn)
             elif not write and self._check_version(conn) < self.version:
                 conn.close()
+                if self._upgrade():  # an older file: migrate it, then read it
+                    with self.connect(write=False) as upgraded:
+                        yield upgraded
+                    return
                 with self._empty() as empty:
                     yield empty
                 return
@@ -138,12 +146,26 @@ class Database:
             )
         return found
 
+    def _upgrade(self) -> bool:
+        """Migrate an older file in place; ``False`` if it cannot be written (read it as empty)."""
+        try:
+            with self.connect(write=True):
+                pass
+        except StoreError:
+            return False
+        return True
+
     def _migrate(self, conn: sqlite3.Connection) -> None:
         self._use_wal(conn)
         if self._check_version(conn) < self.version:
             conn.execute("BEGIN IMMEDIATE")
-            if self._check_version(conn) < self.version:  # nobody migrated while we waited
-                for statement in self.schema.split(";"):
+            found = self._check_version(conn)  # somebody may have migrated while we waited
+            if found == 0:
+                statements = self.schema
+            else:
+                statements = ";".join(self.migrations.get(v, "") for v in range(found + 1, self.version + 1))
+            if found < self.version:
+                for statement in statements.split(";"):
                     if statement.strip():
                         conn.execute(statement)
                 conn.execute(f"PRAGMA user_version = {self.version}")

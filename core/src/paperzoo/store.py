@@ -27,7 +27,7 @@ from paperzoo.sqlite import Database
 
 __all__ = ["ResultsStore", "RunRecord"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
     id          TEXT PRIMARY KEY,
@@ -56,6 +56,8 @@ CREATE TABLE IF NOT EXISTS rows (
     paper    REAL,
     unit     TEXT NOT NULL DEFAULT '',
     setting  TEXT NOT NULL DEFAULT '',
+    ref_source TEXT NOT NULL DEFAULT '',
+    ref_kind   TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (run_id, idx)
 );
 CREATE TABLE IF NOT EXISTS artifacts (
@@ -67,6 +69,11 @@ CREATE TABLE IF NOT EXISTS artifacts (
     PRIMARY KEY (run_id, idx)
 );
 """
+_MIGRATIONS = {
+    2: "ALTER TABLE rows ADD COLUMN ref_source TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE rows ADD COLUMN ref_kind TEXT NOT NULL DEFAULT ''",
+}
+"""Statements that bring a store of the previous version to each version."""
 
 
 @dataclass
@@ -150,6 +157,7 @@ class ResultsStore:
             self.path,
             schema=_SCHEMA,
             version=SCHEMA_VERSION,
+            migrations=_MIGRATIONS,
             what="results store",
             hint="if the file is corrupt, move it away; runs directories keep every result",
             timeout=timeout,
@@ -211,8 +219,12 @@ class ResultsStore:
     @staticmethod
     def _insert_result(conn: sqlite3.Connection, run_id: str, result: Result) -> None:
         conn.executemany(
-            "INSERT INTO rows (run_id, idx, metric, value, paper, unit, setting) VALUES (?,?,?,?,?,?,?)",
-            [(run_id, i, r.metric, r.value, r.paper, r.unit, r.setting) for i, r in enumerate(result.rows)],
+            "INSERT INTO rows (run_id, idx, metric, value, paper, unit, setting, ref_source, ref_kind)"
+            " VALUES (?,?,?,?,?,?,?,?,?)",
+            [
+                (run_id, i, r.metric, r.value, r.paper, r.unit, r.setting, r.ref_source, r.ref_kind)
+                for i, r in enumerate(result.rows)
+            ],
         )
         conn.executemany(
             "INSERT INTO artifacts (run_id, idx, path, kind, title) VALUES (?,?,?,?,?)",
@@ -333,7 +345,8 @@ class ResultsStore:
         """The stored result of a run (empty for runs that did not succeed)."""
         with self._connect(write=False) as conn:
             rows = conn.execute(
-                "SELECT metric, value, paper, unit, setting FROM rows WHERE run_id = ? ORDER BY idx",
+                "SELECT metric, value, paper, unit, setting, ref_source, ref_kind FROM rows"
+                " WHERE run_id = ? ORDER BY idx",
                 (run_id,),
             ).fetchall()
             arts = conn.execute(

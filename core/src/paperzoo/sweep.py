@@ -14,15 +14,17 @@ import json
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from paperzoo.errors import ConfigError
 from paperzoo.registry import suggest
+from paperzoo.specs import MAX_SEED, ExperimentSpec
 
-__all__ = ["coerce", "expand_grid", "parse_assignments", "parse_seeds"]
+if TYPE_CHECKING:
+    from paperzoo.runs import RunRequest
 
-MAX_SEED = 2**63 - 1
-"""Largest seed (SQLite stores seeds as 64-bit integers)."""
+__all__ = ["MAX_SEED", "coerce", "expand_grid", "parse_assignments", "parse_seeds", "plan"]
+
 MAX_RUNS = 10_000
 """Largest sweep ``paperzoo run`` expands."""
 
@@ -184,3 +186,23 @@ def expand_grid(values: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
             f"the settings make {size} combinations, more than {MAX_RUNS}", hint="sweep fewer values"
         )
     return [dict(zip(keys, combo, strict=True)) for combo in itertools.product(*values.values())]
+
+
+def plan(
+    spec: ExperimentSpec, scale: str, seeds: Sequence[int], assignments: Iterable[str]
+) -> list[RunRequest]:
+    """The runs of ``paperzoo run``: every ``--set`` combination × every seed, all checked.
+
+    Every point's settings are checked against the experiment's constraints
+    here, so a sweep with one bad value fails before any of its runs starts.
+
+    Raises:
+        ConfigError: a malformed or unknown assignment, or a value not allowed.
+    """
+    from paperzoo.runs import RunRequest, new_run_id
+
+    grid = expand_grid(parse_assignments(assignments, spec.settings, experiment=spec.name))
+    for point in grid:
+        spec.settings_for(scale, point)
+    sweep = new_run_id(f"sweep-{spec.name}") if len(grid) * len(seeds) > 1 else None
+    return [RunRequest(spec.name, scale, s, overrides=point, sweep=sweep) for point in grid for s in seeds]

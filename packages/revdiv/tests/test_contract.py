@@ -1,4 +1,4 @@
-"""The core's contract suites, run on every estimator and experiment of the plugin."""
+"""The core's generated contract tests for everything the revdiv manifest declares."""
 
 from __future__ import annotations
 
@@ -6,98 +6,51 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, ClassVar
 
 import numpy as np
 import pytest
 
-from paperzoo.testing import EstimatorContract, ExperimentContract
-from paperzoo_revdiv import plugin
+from paperzoo.testing import Example, PluginContract
 from paperzoo_revdiv.datasets import synthetic_streams
-from paperzoo_revdiv.rules import GlobalProp, RevenueRule, ScaledUserProp, UserEq, UserProp
+from paperzoo_revdiv.plugin import plugin
+from paperzoo_revdiv.rules import GlobalProp, ScaledUserProp, UserEq, UserProp
+
+RULES = {
+    "global-prop": GlobalProp,
+    "user-prop": UserProp,
+    "user-eq": UserEq,
+    "scaled-user-prop": ScaledUserProp,
+}
 
 
-class _RuleContract(EstimatorContract):
-    rule: ClassVar[type[RevenueRule]]
-
-    def make_estimator(self) -> RevenueRule:
-        return self.rule(alpha=0.6, on_empty="drop")
-
-    def fit_args(self) -> tuple[Any]:
-        # integer counts with unsorted indices and explicit zeros, as users' data often is
-        W = synthetic_streams(200, 30, max_artists=10, seed=0).astype(np.int64)
-        W.data[::7] = 0
-        W.indices[W.indptr[0] : W.indptr[1]] = W.indices[W.indptr[0] : W.indptr[1]][::-1].copy()
-        W.has_sorted_indices = False
-        return (W,)
+def _engagement():
+    """Integer counts with unsorted indices and explicit zeros, as users' data often is."""
+    W = synthetic_streams(200, 30, max_artists=10, seed=0).astype(np.int64)
+    W.data[::7] = 0
+    W.indices[W.indptr[0] : W.indptr[1]] = W.indices[W.indptr[0] : W.indptr[1]][::-1].copy()
+    W.has_sorted_indices = False
+    return W
 
 
-class TestGlobalProp(_RuleContract):
-    rule = GlobalProp
-
-
-class TestUserProp(_RuleContract):
-    rule = UserProp
-
-
-class TestUserEq(_RuleContract):
-    rule = UserEq
-
-
-class TestScaledUserProp(_RuleContract):
-    rule = ScaledUserProp
-
-
-SMALL = {"n_users": 300, "n_artists": 40, "max_artists": 10}
-
-
-class TestSyntheticExperiment(ExperimentContract):
+class TestRevdiv(PluginContract):
     plugin = plugin
-    experiment = "revdiv.synthetic"
-    smoke_overrides: ClassVar[dict[str, Any]] = {**SMALL, "repeats": 2, "alphas": [0.3, 1.0], "k": 3}
 
+    def estimator_example(self, name: str) -> Example:
+        return Example(RULES[name](alpha=0.6, on_empty="drop"), fit_args=(_engagement(),))
 
-class TestFraudExperiment(ExperimentContract):
-    plugin = plugin
-    experiment = "revdiv.fraud"
-    smoke_overrides: ClassVar[dict[str, Any]] = {**SMALL, "bots": [1, 5]}
-
-
-class TestLastFMExperiment(ExperimentContract):
-    plugin = plugin
-    experiment = "revdiv.lastfm"
-    smoke_overrides: ClassVar[dict[str, Any]] = {"alphas": [0.5, 1.0], "k": 10}
-
-    @pytest.fixture(autouse=True)
-    def _needs_data(self) -> None:
-        from paperzoo.data import locate_unverified
-
-        if locate_unverified(plugin.LASTFM_FILE) is None:
-            pytest.skip("Last.fm file not available (set PAPERZOO_DATA_MIRROR)")
-
-
-def test_plugin_module_imports_no_numerics() -> None:
-    code = f"import sys, {plugin.__name__}; print(sorted({{'numpy', 'scipy', 'torch', 'jax'}} & set(sys.modules)))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]", f"importing the plugin module imported {out.stdout.strip()}"
+    def dataset_options(self, name: str) -> dict:
+        return (
+            {"n_users": 100, "n_artists": 20, "max_artists": 5, "seed": 1}
+            if name == "synthetic-streams"
+            else {}
+        )
 
 
 def test_end_to_end_through_the_command_line(tmp_path: Path) -> None:
     """`paperzoo run revdiv.fraud --json` in a fresh process: SCUP breaks even, GP profits."""
     env = {"PAPERZOO_HOME": str(tmp_path), "PAPERZOO_LOAD_PLUGINS": "revdiv", "PATH": ""}
-    args = [
-        "run",
-        "revdiv.fraud",
-        "--json",
-        "--set",
-        "n_users=500",
-        "--set",
-        "bots=1",
-        "--set",
-        "n_artists=50",
-        "--set",
-        "max_artists=10",
-    ]
+    sets = ["n_users=500", "bots=1", "n_artists=50", "max_artists=10"]
+    args = ["run", "revdiv.fraud", "--json", *(a for s in sets for a in ("--set", s))]
     out = subprocess.run(
         [sys.executable, "-m", "paperzoo.cli", *args], capture_output=True, text=True, env=env, check=True
     )
@@ -110,24 +63,20 @@ def test_end_to_end_through_the_command_line(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("experiment", "setting", "hint"),
+    ("experiment", "setting", "message"),
     [
-        ("revdiv.synthetic", {"alphas": []}, "non-empty list of numbers in (0, 1]"),
-        ("revdiv.synthetic", {"repeats": 0}, "positive number"),
-        ("revdiv.fraud", {"bots": [0]}, "whole numbers >= 1"),
-        ("revdiv.fraud", {"alpha": 1.5}, "(0, 1]"),
+        ("revdiv.synthetic", {"alphas": []}, "alphas must be a list of ≥ 1"),
+        ("revdiv.synthetic", {"alphas": [0.5, 1.5]}, "alphas[1] must be a number in (0, 1]"),
+        ("revdiv.synthetic", {"repeats": 0}, "repeats must be an integer ≥ 1"),
+        ("revdiv.fraud", {"bots": [0]}, "bots[0] must be an integer ≥ 1"),
+        ("revdiv.fraud", {"alpha": 1.5}, "alpha must be a number in (0, 1]"),
+        ("revdiv.fraud", {"max_artists": 300}, "max_artists must be an integer in [1, n_artists]"),
     ],
 )
-def test_bad_settings_are_one_clear_error(
-    experiment: str, setting: dict[str, Any], hint: str, tmp_path: Path
-) -> None:
-    import os
-
+def test_bad_settings_are_one_clear_error(experiment: str, setting: dict, message: str) -> None:
     from paperzoo.errors import ConfigError
-    from paperzoo.runs import RunRequest, execute
-    from paperzoo.testing import isolated_host
 
-    os.environ["PAPERZOO_HOME"] = str(tmp_path)
+    spec = next(s for s in plugin.experiments if s.name == experiment)
     with pytest.raises(ConfigError) as info:
-        execute(RunRequest(experiment, overrides=setting), host=isolated_host(plugin), reraise=True)
-    assert hint in (info.value.hint or "")
+        spec.settings_for("smoke", setting)
+    assert message in str(info.value)

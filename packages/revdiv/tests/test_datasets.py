@@ -1,14 +1,13 @@
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 import pytest
 
 from paperzoo.errors import ConfigError
-from paperzoo.testing import DatasetContract
-from paperzoo_revdiv import plugin
-from paperzoo_revdiv.datasets import _distinct_columns, synthetic_streams
+from paperzoo_revdiv.datasets import _distinct_columns, lastfm_hetrec, synthetic_streams
+from paperzoo_revdiv.plugin import LASTFM_FILE
 
 
 def test_synthetic_generator_follows_the_papers_recipe() -> None:
@@ -58,22 +57,12 @@ def test_synthetic_generator_rejects_bad_settings(kwargs: dict[str, Any], messag
         synthetic_streams(**{"n_users": 10, "n_artists": 1_000, **kwargs})
 
 
-class TestLastFMDataset(DatasetContract):
-    plugin = plugin
-    dataset = "revdiv.lastfm-hetrec2011"
+def test_lastfm_shape_matches_the_published_counts() -> None:
+    from paperzoo.data import locate_unverified
 
-    def test_shape_matches_the_published_counts(self, host: Any) -> None:
-        from paperzoo.data import locate_unverified
-
-        if locate_unverified(plugin.LASTFM_FILE) is None:
-            pytest.skip("Last.fm file not available (set PAPERZOO_DATA_MIRROR)")
-        data = host.load_dataset("revdiv.lastfm-hetrec2011")
-        assert data.W.shape == (1_892, 17_632)
-        assert data.W.nnz == 92_834
-        assert (np.asarray(data.W.sum(axis=1)).ravel() > 0).all()
-
-
-class TestSyntheticDataset(DatasetContract):
-    plugin = plugin
-    dataset = "revdiv.synthetic-streams"
-    load_options: ClassVar[dict[str, Any]] = {"n_users": 100, "n_artists": 20, "max_artists": 5, "seed": 1}
+    if locate_unverified(LASTFM_FILE) is None:
+        pytest.skip("Last.fm file not available (set PAPERZOO_DATA_MIRROR)")
+    data = lastfm_hetrec()
+    assert data.W.shape == (1_892, 17_632)
+    assert data.W.nnz == 92_834
+    assert (np.asarray(data.W.sum(axis=1)).ravel() > 0).all()
