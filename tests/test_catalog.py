@@ -35,7 +35,7 @@ dependencies = ["paperzoo>=0.1,<0.2", "numpy>=1.24", "torch>=2.3"]
 test = ["pytest>=7.4"]
 
 [project.entry-points."paperzoo.plugins"]
-demo = "paperzoo_demo.plugin"
+demo = "paperzoo_demo.plugin:plugin"
 
 [build-system]
 requires = ["poetry-core>=2.0"]
@@ -173,31 +173,31 @@ def test_reports_other_build_backend(repo: Path, catalog: ModuleType) -> None:
 def test_reports_missing_entry_point(repo: Path, catalog: ModuleType) -> None:
     edit(
         repo / PACKAGE / "pyproject.toml",
-        '[project.entry-points."paperzoo.plugins"]\ndemo = "paperzoo_demo.plugin"\n',
+        '[project.entry-points."paperzoo.plugins"]\ndemo = "paperzoo_demo.plugin:plugin"\n',
         "",
     )
     assert catalog.check(repo) == [
-        f"{WHERE}: no entry point in group 'paperzoo.plugins'; expected demo = \"paperzoo_demo.plugin\""
+        f"{WHERE}: no entry point in group 'paperzoo.plugins'; expected demo = \"paperzoo_demo.plugin:plugin\""
     ]
 
 
 def test_reports_entry_point_with_wrong_target(repo: Path, catalog: ModuleType) -> None:
-    edit(repo / PACKAGE / "pyproject.toml", '"paperzoo_demo.plugin"', '"paperzoo_demo.hooks"')
+    edit(repo / PACKAGE / "pyproject.toml", '"paperzoo_demo.plugin:plugin"', '"paperzoo_demo.hooks:plugin"')
     assert catalog.check(repo) == [
-        f"{WHERE}: entry point demo = \"paperzoo_demo.hooks\" in group 'paperzoo.plugins'; "
-        'expected demo = "paperzoo_demo.plugin"'
+        f"{WHERE}: entry point demo = \"paperzoo_demo.hooks:plugin\" in group 'paperzoo.plugins'; "
+        'expected demo = "paperzoo_demo.plugin:plugin"'
     ]
 
 
 def test_reports_second_entry_point(repo: Path, catalog: ModuleType) -> None:
     edit(
         repo / PACKAGE / "pyproject.toml",
-        'demo = "paperzoo_demo.plugin"',
-        'demo = "paperzoo_demo.plugin"\nz = "z"',
+        'demo = "paperzoo_demo.plugin:plugin"',
+        'demo = "paperzoo_demo.plugin:plugin"\nz = "z"',
     )
     assert catalog.check(repo) == [
         f"{WHERE}: 2 entry points in group 'paperzoo.plugins' (demo, z); "
-        'expected exactly one, demo = "paperzoo_demo.plugin"'
+        'expected exactly one, demo = "paperzoo_demo.plugin:plugin"'
     ]
 
 

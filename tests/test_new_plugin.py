@@ -96,7 +96,7 @@ def test_creates_package_entry_and_table_row_that_pass_the_catalog_check(
     project = pyproject["project"]
     assert project["dependencies"] == ["paperzoo>=0.1,<0.2", "numpy>=1.24"]
     assert project["optional-dependencies"] == {"test": ["pytest>=7.4"]}
-    assert project["entry-points"]["paperzoo.plugins"] == {"demo-x": "paperzoo_demo_x.plugin"}
+    assert project["entry-points"]["paperzoo.plugins"] == {"demo-x": "paperzoo_demo_x.plugin:plugin"}
     assert pyproject["tool"]["poetry"]["packages"] == [{"include": "paperzoo_demo_x", "from": "src"}]
     assert "## 0.1.0 — unreleased" in (package / "CHANGELOG.md").read_text(encoding="utf-8")
 

@@ -163,19 +163,16 @@ def cli(debug: bool) -> None:
 @click.option("--hooks", "with_hooks", is_flag=True, help="Show the hooks each plugin implements.")
 def plugins(as_json: bool, with_hooks: bool) -> None:
     """List installed plugins and whether they loaded, then first-party ones not installed."""
-    from paperzoo.known import known_plugins
-
     host = _host()
     records = host.records()
     rows = [r.to_dict() for r in records]
     if with_hooks:
         for row, record in zip(rows, records):
             row["hooks"] = [h.removeprefix("paperzoo_") for h in host.hooks_of(record.name)]
-    installed = {r.name for r in records}
     missing = [
-        {"id": pid, "distribution": k["distribution"], "status": "not installed",
-         "install": f"pip install {k['distribution']}", "paper": k["title"] if k["kind"] == "paper" else ""}
-        for pid, k in sorted(known_plugins().items()) if pid not in installed
+        {"id": pid, "distribution": k["distribution"], "kind": k["kind"], "title": k["title"],
+         "status": "not installed", "install": f"pip install {k['distribution']}"}
+        for pid, k in host.not_installed().items()
     ]  # fmt: skip
     if as_json:
         _echo_json([*rows, *missing])
@@ -200,7 +197,7 @@ def plugins(as_json: bool, with_hooks: bool) -> None:
     if missing:
         table = _table("id", "paper or purpose", "install", title="first-party plugins not installed")
         for m in missing:
-            _add(table, m["id"], m["paper"] or known_plugins()[m["id"]]["title"], m["install"])
+            _add(table, m["id"], m["title"], m["install"])
         _console().print(table)
 
 

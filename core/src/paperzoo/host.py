@@ -502,6 +502,15 @@ class PluginHost:
 
         return install_hint(name, {r.name for r in self._records.values()})
 
+    def not_installed(self) -> dict[str, dict[str, Any]]:
+        """First-party plugins that are not installed (none for a test host): ``{id: catalog entry}``."""
+        if not self._entry_points:
+            return {}
+        from paperzoo.known import known_plugins
+
+        installed = {r.name for r in self.records()}
+        return {pid: entry for pid, entry in sorted(known_plugins().items()) if pid not in installed}
+
     def hooks_of(self, name: str) -> list[str]:
         """The hooks plugin ``name`` implements, sorted."""
         plugin = self.pm.get_plugin(name)

@@ -139,9 +139,21 @@ class Result:
         paper: float | None = None,
         unit: str = "",
         setting: str | Mapping[str, Any] = "",
+        ref: Ref | None = None,
     ) -> Result:
-        """Append a row and return ``self`` (chainable)."""
-        self.rows.append(Row(metric, value, paper, unit, format_setting(setting)))
+        """Append a row and return ``self`` (chainable).
+
+        ``ref`` gives a reference computed at run time (an oracle value that
+        depends on the settings) with its kind and source; fixed paper numbers
+        belong in the experiment's ``references`` instead.
+        """
+        if ref is not None:
+            if paper is not None:
+                raise ResultError(f"row {metric!r}: give paper= or ref=, not both")
+            row = Row(metric, value, ref.value, unit, format_setting(setting), ref.source, ref.kind)
+        else:
+            row = Row(metric, value, paper, unit, format_setting(setting))
+        self.rows.append(row)
         return self
 
     def extend(self, rows: Iterable[Row]) -> Result:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from paperzoo import Result, Run
+from paperzoo import Ref, Result, Run
 from paperzoo_hello.mean import ShrunkMean, abs_error
 
 
@@ -17,7 +17,7 @@ def mean(run: Run) -> Result:
     run.log_metric("abs_error", error)
     run.save_json({"mean": estimator.mean_, "n": n}, "estimate")
     return (
-        Result(notes="The 'paper' value of the mean is the true loc; of the error, 1/sqrt(n).")
-        .add("mean", estimator.mean_, paper=loc)
-        .add("absolute error", error, paper=1 / math.sqrt(n))
+        Result()
+        .add("mean", estimator.mean_, ref=Ref(loc, "the true mean, loc", kind="oracle"))
+        .add("absolute error", error, ref=Ref(1 / math.sqrt(n), "standard error 1/√n", kind="theorem"))
     )

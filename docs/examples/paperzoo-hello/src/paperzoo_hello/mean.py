@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from paperzoo import BaseEstimator
+from paperzoo import BaseEstimator, Setting
 from paperzoo.errors import ConfigError
 
 
@@ -18,16 +18,17 @@ class ShrunkMean(BaseEstimator):
         shrinkage: λ ∈ [0, 1]; 0 is the plain sample mean.
     """
 
+    _parameters = {"shrinkage": Setting(low=0, high=1)}
+
     def __init__(self, shrinkage: float = 0.0):
         self.shrinkage = shrinkage
 
     def fit(self, x) -> ShrunkMean:
-        if not 0.0 <= self.shrinkage <= 1.0:
-            raise ConfigError(f"shrinkage must be in [0, 1], got {self.shrinkage}")
+        shrinkage = self._validate_params()["shrinkage"]  # one clear error for a bad value
         x = np.asarray(x, dtype=float)
         if x.ndim != 1 or x.size == 0:
             raise ConfigError(f"x must be a non-empty 1-d array, got shape {x.shape}")
-        self.mean_ = (1.0 - self.shrinkage) * float(x.mean())
+        self.mean_ = (1.0 - shrinkage) * float(x.mean())
         self.n_samples_ = int(x.size)
         return self
 

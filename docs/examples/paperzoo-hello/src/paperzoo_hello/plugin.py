@@ -1,46 +1,22 @@
-"""Hook implementations of paperzoo-hello: names and lazy targets, no heavy imports."""
+"""The manifest of paperzoo-hello: names, lazy targets and settings; no heavy imports."""
 
-from paperzoo import EstimatorSpec, ExperimentSpec, MetricSpec, PluginInfo, hookimpl
+from paperzoo import Plugin, Setting
 
+plugin = Plugin("hello", framework="numpy", paper="Hello, paperzoo (tutorial example)")
 
-@hookimpl
-def paperzoo_plugin_info():
-    return PluginInfo(id="hello", framework="numpy", paper="Hello, paperzoo (tutorial example)")
-
-
-@hookimpl
-def paperzoo_register_estimators(register):
-    register(
-        EstimatorSpec(
-            name="hello.shrunk_mean",
-            target="paperzoo_hello.mean:ShrunkMean",
-            summary="Sample mean shrunk towards zero.",
-        )
-    )
-
-
-@hookimpl
-def paperzoo_register_metrics(register):
-    register(
-        MetricSpec(
-            name="hello.abs_error",
-            target="paperzoo_hello.mean:abs_error",
-            summary="Absolute error of an estimate.",
-            formula="|estimate - truth|",
-            greater_is_better=False,
-        )
-    )
-
-
-@hookimpl
-def paperzoo_register_experiments(register):
-    register(
-        ExperimentSpec(
-            name="hello.mean",
-            target="paperzoo_hello.experiments:mean",
-            summary="Estimate the mean of N(loc, 1) from n samples.",
-            settings={"n": 1_000, "loc": 2.0, "shrinkage": 0.0},
-            scales={"smoke": {"n": 100}, "paper": {"n": 100_000}},
-            reproduces="the law of large numbers",
-        )
-    )
+plugin.estimator("shrunk_mean", ".mean:ShrunkMean", "Sample mean shrunk towards zero.")
+plugin.metric("abs_error", ".mean:abs_error", "Absolute error of an estimate.",
+              formula="|estimate - truth|", greater_is_better=False)  # fmt: skip
+plugin.experiment(
+    "mean",
+    ".experiments:mean",
+    "Estimate the mean of N(loc, 1) from n samples.",
+    settings={
+        "n": Setting(1_000, low=1, help="number of samples"),
+        "loc": Setting(2.0, low=-1e6, high=1e6, help="the true mean"),
+        "shrinkage": Setting(0.0, low=0, high=1),
+    },
+    scales={"smoke": {"n": 100}, "paper": {"n": 100_000}},
+    test_scale={"n": 50},  # keeps the contract test under a second
+    reproduces="the law of large numbers",
+)
