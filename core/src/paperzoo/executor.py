@@ -12,31 +12,15 @@ from __future__ import annotations
 import multiprocessing
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING
 
+from paperzoo.interfaces import Executor
 from paperzoo.runs import RunOutcome, RunRequest, execute
 
 if TYPE_CHECKING:
     from paperzoo.host import PluginHost
 
 __all__ = ["Executor", "LocalExecutor"]
-
-
-@runtime_checkable
-class Executor(Protocol):
-    """Carries out run requests.
-
-    Implementations must record every run in the results store (calling
-    :func:`paperzoo.runs.execute` wherever the run happens does that), yield one
-    outcome per request, and turn a crashed worker into a failed outcome rather
-    than an exception.
-    """
-
-    name: str
-
-    def map(self, requests: Sequence[RunRequest]) -> Iterator[RunOutcome]:
-        """Run every request; yield outcomes in completion order."""
-        ...
 
 
 def _execute_in_worker(request: RunRequest) -> RunOutcome:

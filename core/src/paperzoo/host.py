@@ -536,8 +536,8 @@ def _module_of(plugin: object) -> str:
     """Where a plugin comes from: a module's name, or ``package.plugin`` for a manifest."""
     if isinstance(plugin, ModuleType):
         return plugin.__name__
-    package = getattr(plugin, "package", None)
-    return f"{package}.plugin" if isinstance(package, str) else type(plugin).__module__
+    module = getattr(plugin, "module", None)
+    return module if isinstance(module, str) and module else type(plugin).__module__
 
 
 def _why(exc: BaseException) -> str:

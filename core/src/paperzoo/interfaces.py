@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from paperzoo.executor import Executor
-
 if TYPE_CHECKING:
+    from collections.abc import Iterator, Sequence
+
     from paperzoo.results import Result
-    from paperzoo.runs import Run
+    from paperzoo.runs import Run, RunOutcome, RunRequest
 
 __all__ = ["DatasetLoader", "Estimator", "Executor", "Experiment", "Metric"]
 
@@ -58,4 +58,21 @@ class Metric(Protocol):
 
     def __call__(self, *args: Any, **kwargs: Any) -> float:
         """Compute the metric."""
+        ...
+
+
+@runtime_checkable
+class Executor(Protocol):
+    """Carries out run requests.
+
+    Implementations must record every run in the results store (calling
+    :func:`paperzoo.runs.execute` wherever the run happens does that), yield one
+    outcome per request, and turn a crashed worker into a failed outcome rather
+    than an exception.
+    """
+
+    name: str
+
+    def map(self, requests: Sequence[RunRequest]) -> Iterator[RunOutcome]:
+        """Run every request; yield outcomes in completion order."""
         ...

@@ -64,9 +64,11 @@ class Plugin:
         url: str = "",
         package: str | None = None,
     ) -> None:
+        caller = sys._getframe(1).f_globals
+        self.module: str = caller.get("__name__", "")
+        """The module that declares the plugin (the entry point's module)."""
         if package is None:
-            caller = sys._getframe(1).f_globals
-            package = caller.get("__package__") or caller.get("__name__", "").rpartition(".")[0]
+            package = caller.get("__package__") or self.module.rpartition(".")[0]
         if not package:
             raise ConfigError(f"plugin {id!r}: cannot tell its package", hint="pass package='paperzoo_<id>'")
         self.info = PluginInfo(id=id, framework=framework, paper=paper, venue=venue, url=url)

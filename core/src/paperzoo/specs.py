@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 from paperzoo.data import DataFile
 from paperzoo.errors import ConfigError, PluginError
-from paperzoo.references import Ref, as_references
+from paperzoo.references import as_references
 from paperzoo.settings import Setting, as_setting, check_values
 
 __all__ = [

@@ -39,7 +39,7 @@ from paperzoo.host import PluginHost, reset_host
 from paperzoo.results import Result
 from paperzoo.runs import RunRequest, execute
 from paperzoo.settings import Setting
-from paperzoo.specs import SCALES, DatasetSpec, ExperimentSpec, Spec
+from paperzoo.specs import SCALES, DatasetSpec, EstimatorSpec, ExperimentSpec, Spec
 from paperzoo.store import ResultsStore
 from paperzoo.testing.contracts import EstimatorContract, _assert_same, _comparable
 
@@ -151,9 +151,13 @@ class PluginContract:
                 for s in specs
             ]
 
-        every = [s for specs in plugin.specs().values() for s in specs]
+        every = [
+            pytest.param((kind, s.name), id=f"{kind[:-1]}-{_short(plugin, s)}")
+            for kind, specs in plugin.specs().items()
+            for s in specs
+        ]
         wanted = {
-            "any_spec": lambda: params(every),
+            "any_spec": lambda: every,
             "estimator_name": lambda: params(plugin.estimators),
             "dataset_name": lambda: params(plugin.datasets),
             "experiment_name": lambda: params(plugin.experiments),
@@ -162,7 +166,8 @@ class PluginContract:
         for argument, make in wanted.items():
             if argument in metafunc.fixturenames:
                 metafunc.parametrize(
-                    argument, make() or [pytest.param(None, marks=pytest.mark.skip("none declared"))]
+                    argument,
+                    make() or [pytest.param(None, marks=pytest.mark.skip(reason="none declared"))],  # type: ignore[no-untyped-call]
                 )
         if "estimator_check" in metafunc.fixturenames:
             metafunc.parametrize("estimator_check", ESTIMATOR_CHECKS)
@@ -187,7 +192,7 @@ class PluginContract:
     # ------------------------------------------------------------------ plugin
 
     def test_plugin_module_imports_nothing_heavy(self) -> None:
-        module = f"{self.plugin.package}.plugin"
+        module = self.plugin.module
         code = (
             f"import sys, json, {module}; "
             f"print(json.dumps(sorted({{m.split('.')[0] for m in sys.modules}} & {set(HEAVY_MODULES)!r})))"
@@ -217,11 +222,12 @@ class PluginContract:
             f"no contract example for {', '.join(missing)}: return one from estimator_example()"
         )
 
-    def test_target_loads_and_has_its_verbs(self, any_spec: str, host: PluginHost) -> None:
-        spec = host.find(any_spec)[0]
+    def test_target_loads_and_has_its_verbs(self, any_spec: tuple[str, str], host: PluginHost) -> None:
+        kind, name = any_spec
+        spec = getattr(host, kind).get(name)
         target = spec.load()
         assert callable(target), f"{spec.name}: target {spec.target} is not callable"
-        if spec._kind == "estimator":
+        if isinstance(spec, EstimatorSpec):
             for verb in (*spec.verbs, "get_params", "set_params"):
                 assert callable(getattr(target, verb, None)), f"{spec.name}: {spec.target} has no {verb}()"
 
@@ -301,7 +307,8 @@ class PluginContract:
                 err = capsys.readouterr().err
                 assert exit_.value.code == 2, f"--set {key}={raw}: exit {exit_.value.code}\n{err}"
                 errors = [line for line in err.splitlines() if line.startswith("Error:")]
-                assert len(errors) == 1 and key in errors[0], f"--set {key}={raw}: {err!r}"
+                assert len(errors) == 1, f"--set {key}={raw}: not one Error line: {err!r}"
+                assert key in errors[0], f"--set {key}={raw}: the error does not name {key}: {err!r}"
                 assert not (home / "runs").exists() or not any((home / "runs").iterdir()), (
                     "a run directory exists"
                 )
@@ -316,9 +323,11 @@ class PluginContract:
         )
         assert outcome.ok, outcome.error
         result = outcome.result
-        assert isinstance(result, Result) and result.rows, "the result has no rows"
+        assert isinstance(result, Result)
+        assert result.rows, "the result has no rows"
         run_dir = Path(outcome.dir)
-        assert (run_dir / "config.json").is_file() and (run_dir / "result.json").is_file()
+        assert (run_dir / "config.json").is_file()
+        assert (run_dir / "result.json").is_file()
         for artifact in result.artifacts:
             assert (run_dir / artifact.path).is_file(), f"artifact {artifact.path} was not written"
         assert (
