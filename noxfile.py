@@ -4,6 +4,7 @@
     nox -s tests             all fast tests of the core and every package, one env
     nox -s plugin -- <id>    one package alone in a fresh env (proves it stands alone)
     nox -s slow              the tests marked slow
+    nox -s oldest_core       every plugin's tests against the oldest core its range allows
     nox -s lint typecheck docs
     nox -s bench -- <id>     a package's benchmarks (JSON into packages/<id>/benchmarks/results)
     nox -s build -- <id>     wheel + sdist into dist/<id>, checked for path dependencies
@@ -89,13 +90,13 @@ def with_internal_deps(ids: list[str]) -> list[str]:
     return ordered
 
 
-def install(session: nox.Session, ids: list[str], *, extras: str = "test") -> None:
-    """Install the core and packages ``ids`` (with their first-party deps)."""
+def install(session: nox.Session, ids: list[str], *, extras: str = "test", core: bool = True) -> None:
+    """Install the core (unless ``core=False``: already installed) and packages ``ids`` (with their first-party deps)."""
     ids = with_internal_deps(ids)
     paths = [package_path(pid) for pid in ids]
     if any(_req_name(r) == "torch" for p in paths for r in _requirements(p, (extras,))):
         session.install(TORCH)
-    targets = [f"{ROOT / 'core'}[plots,testing]"]
+    targets = [f"{ROOT / 'core'}[plots,testing]"] if core else []
     targets += [
         f"{p}[{extras}]" if extras in pyproject(p)["project"].get("optional-dependencies", {}) else str(p)
         for p in paths
@@ -179,6 +180,55 @@ def slow(session: nox.Session) -> None:
     )
     # exit code 5: no slow test in the selection, which is fine
     session.run("pytest", "-m", "slow", *paths, env=test_env(session), success_codes=[0, 5])
+
+
+def _core_floor(pid: str) -> str:
+    """The lowest core version ``paperzoo>=X`` in package ``pid``'s dependencies allows."""
+    from packaging.requirements import Requirement
+
+    for text in _requirements(package_path(pid)):
+        req = Requirement(text)
+        if req.name == "paperzoo":
+            floors = [s.version for s in req.specifier if s.operator in (">=", "~=", "==")]
+            if floors:
+                return min(floors, key=lambda v: tuple(int(x) for x in re.findall(r"\d+", v)))
+    raise SystemExit(f"{pid}: no lower bound on paperzoo in its dependencies")
+
+
+def _core_source(session: nox.Session, version: str) -> Path:
+    """The core's source at ``version``: this checkout, or the tag ``paperzoo-v<version>``."""
+    if pyproject(ROOT / "core")["project"]["version"] == version:
+        return ROOT / "core"
+    tag = f"paperzoo-v{version}"
+    out = Path(session.create_tmp()) / tag
+    if not out.is_dir():
+        out.mkdir(parents=True)
+        archive = out.with_suffix(".tar")
+        session.run("git", "archive", "--format=tar", "-o", str(archive), tag, "core", external=True)
+        session.run("tar", "-xf", str(archive), "-C", str(out), external=True)
+    return out / "core"
+
+
+@nox.session(python=PYTHON)
+def oldest_core(session: nox.Session) -> None:
+    """Each plugin (or those given) against the oldest core its ``paperzoo>=X`` allows.
+
+    A plugin's range promises it works with every core from X on; this session
+    installs core X (this checkout's core, or the release tag ``paperzoo-vX``)
+    first, then the plugin, and runs the plugin's fast tests.
+    """
+    ids = session.posargs or sorted(catalog())
+    by_floor: dict[str, list[str]] = {}
+    for pid in ids:
+        by_floor.setdefault(_core_floor(pid), []).append(pid)
+    for floor, group in sorted(by_floor.items()):
+        session.log(f"core {floor}: {', '.join(group)}")
+        session.install(f"{_core_source(session, floor)}[plots,testing]")
+        install(session, group, core=False)
+        session.run(
+            "python", "-c", f"import paperzoo; assert paperzoo.__version__ == {floor!r}, paperzoo.__version__"
+        )
+        session.run("pytest", "-m", "not slow", *test_paths(group), env=test_env(session))
 
 
 @nox.session(python=PYTHON)

@@ -233,7 +233,7 @@ def test_example_plugin_is_discovered_and_loaded(hello_site: Path, paperzoo_home
         project = tomllib.load(fh)["project"]
     assert hello["status"] == "loaded"
     assert (hello["distribution"], hello["version"]) == (project["name"], project["version"])
-    assert (hello["id"], hello["module"]) == ("hello", "paperzoo_hello.plugin")
+    assert (hello["id"], hello["module"]) == ("hello", "paperzoo_hello.plugin:plugin")
 
 
 def test_example_experiment_runs_and_reports_the_paper_value(hello_site: Path, paperzoo_home: Path) -> None:

@@ -12,7 +12,9 @@ import re
 import subprocess
 import sys
 
-HEAVY = ["torch", "jax", "flax", "tensorflow", "optax", "transformers"]
+from paperzoo.testing import HEAVY_MODULES
+
+HEAVY = sorted(HEAVY_MODULES - {"numpy"})  # numpy is checked on its own below
 
 IMPORT_ONLY = """
 import json, sys

@@ -49,6 +49,16 @@ class _Section:
     chart: bytes | None
 
 
+def _html_label(cell: Aggregate) -> str:
+    label = cell.reference_label
+    return f" <small class='muted'>({html.escape(label)})</small>" if label and cell.paper is not None else ""
+
+
+def _md_label(cell: Aggregate) -> str:
+    label = cell.reference_label
+    return f" ({_md_cell(label)})" if label and cell.paper is not None else ""
+
+
 def _ratio(cell: Aggregate) -> str:
     if cell.mean is None or not cell.paper:
         return ""
@@ -114,8 +124,8 @@ def _html(sections: Sequence[_Section], generated: str) -> str:
         f"<style>{_CSS}</style></head><body>",
         "<h1>paperzoo report</h1>",
         f"<p class='muted'>Generated {e(generated)} by paperzoo {e(__version__)}: "
-        f"{len(sections)} experiment(s). Values are ours; <em>paper</em> is the number "
-        "the paper reports for the same cell.</p>",
+        f"{len(sections)} experiment(s). Values are ours; <em>reference</em> is the number "
+        "we compare with for the same cell, labelled with its kind and source.</p>",
     ]
     if not sections:
         out.append("<p>No runs yet. Start one with <code>paperzoo run EXPERIMENT</code>.</p>")
@@ -143,13 +153,14 @@ def _html(sections: Sequence[_Section], generated: str) -> str:
             )
             out.append(
                 "<table><tr><th>metric</th><th>setting</th><th>ours</th><th>± std</th><th>n</th>"
-                "<th>paper</th><th>unit</th><th>ours/paper</th></tr>"
+                "<th>reference</th><th>unit</th><th>ours/reference</th></tr>"
             )
             for c in s.cells:
                 out.append(
                     f"<tr><td>{e(c.metric)}</td><td>{e(c.setting)}</td><td class='num'>{format_value(c.mean)}</td>"
                     f"<td class='num'>{format_value(c.std) if c.std is not None else ''}</td><td class='num'>{c.n}</td>"
-                    f"<td class='num'>{format_value(c.paper)}</td><td>{e(c.unit)}</td><td class='num'>{_ratio(c)}</td></tr>"
+                    f"<td class='num'>{format_value(c.paper)}{_html_label(c)}</td><td>{e(c.unit)}</td>"
+                    f"<td class='num'>{_ratio(c)}</td></tr>"
                 )
             out.append("</table>")
             if s.notes:
@@ -194,7 +205,8 @@ def _markdown(sections: Sequence[_Section], generated: str, figures_dir: Path) -
         "# paperzoo report",
         "",
         f"Generated {generated} by paperzoo {__version__}: {len(sections)} experiment(s). "
-        "Values are ours; *paper* is the number the paper reports for the same cell.",
+        "Values are ours; *reference* is the number we compare with for the same cell, labelled with "
+        "its kind (paper, theorem, official-code, oracle) and source.",
         "",
     ]
     for s in sections:
@@ -205,14 +217,14 @@ def _markdown(sections: Sequence[_Section], generated: str, figures_dir: Path) -
                 f"From {len(s.chosen)} run(s) at scale **{first.scale}** "
                 f"(seeds {', '.join(str(r.seed) for r in s.chosen)}), latest `{first.id}`.",
                 "",
-                "| metric | setting | ours | ± std | n | paper | unit | ours/paper |",
+                "| metric | setting | ours | ± std | n | reference | unit | ours/reference |",
                 "|---|---|---:|---:|---:|---:|---|---:|",
             ]
             for c in s.cells:
                 std = format_value(c.std) if c.std is not None else ""
                 lines.append(
                     f"| {_md_cell(c.metric)} | {_md_cell(c.setting)} | {format_value(c.mean)} | {std} | {c.n} "
-                    f"| {format_value(c.paper)} | {_md_cell(c.unit)} | {_ratio(c)} |"
+                    f"| {format_value(c.paper)}{_md_label(c)} | {_md_cell(c.unit)} | {_ratio(c)} |"
                 )
             lines.append("")
             if s.notes:

@@ -22,8 +22,10 @@ class Aggregate:
         mean: Mean over the runs that reported a value.
         std: Sample standard deviation (``None`` for a single value).
         n: How many runs reported a value.
-        paper: The paper's value.
+        paper: The reference value (the paper's, usually).
         unit: The unit.
+        ref_kind: What the reference is (``paper``, ``theorem``, ``official-code``, ``oracle``; "" undeclared).
+        ref_source: Where it comes from (``"Table 2"``).
     """
 
     metric: str
@@ -33,6 +35,13 @@ class Aggregate:
     n: int
     paper: float | None
     unit: str
+    ref_kind: str = ""
+    ref_source: str = ""
+
+    @property
+    def reference_label(self) -> str:
+        """``"paper, Table 2"``, or "" when the reference is undeclared."""
+        return ", ".join(part for part in (self.ref_kind, self.ref_source) if part)
 
 
 def aggregate(items: Iterable[tuple[Mapping[str, Any], Result]]) -> list[Aggregate]:
@@ -43,7 +52,7 @@ def aggregate(items: Iterable[tuple[Mapping[str, Any], Result]]) -> list[Aggrega
             repetitions (different seeds) of one cell.
     """
     groups: dict[tuple[str, str], list[Any]] = {}
-    meta: dict[tuple[str, str], tuple[float | None, str]] = {}
+    meta: dict[tuple[str, str], tuple[float | None, str, str, str]] = {}
     for overrides, result in items:
         assigned = [f"{k}={v}" for k, v in sorted(overrides.items())]
         for row in result.rows:
@@ -51,7 +60,7 @@ def aggregate(items: Iterable[tuple[Mapping[str, Any], Result]]) -> list[Aggrega
             setting = ", ".join([a for a in assigned if a not in own] + own)
             key = (setting, row.metric)
             groups.setdefault(key, [])
-            meta.setdefault(key, (row.paper, row.unit))
+            meta.setdefault(key, (row.paper, row.unit, row.ref_kind, row.ref_source))
             if row.value is not None:
                 groups[key].append(row.value)
     out = []
@@ -61,6 +70,6 @@ def aggregate(items: Iterable[tuple[Mapping[str, Any], Result]]) -> list[Aggrega
         std = (
             math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 and mean is not None else None
         )
-        paper, unit = meta[(setting, metric)]
-        out.append(Aggregate(metric, setting, mean, std, n, paper, unit))
+        paper, unit, kind, source = meta[(setting, metric)]
+        out.append(Aggregate(metric, setting, mean, std, n, paper, unit, kind, source))
     return out

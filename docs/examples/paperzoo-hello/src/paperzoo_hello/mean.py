@@ -5,6 +5,8 @@ mean_λ(x) = (1 - λ) · (1/n) Σ_i x_i,  for shrinkage λ ∈ [0, 1].
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from paperzoo import BaseEstimator, Setting
@@ -18,7 +20,7 @@ class ShrunkMean(BaseEstimator):
         shrinkage: λ ∈ [0, 1]; 0 is the plain sample mean.
     """
 
-    _parameters = {"shrinkage": Setting(low=0, high=1)}
+    _parameters: ClassVar[dict[str, Setting]] = {"shrinkage": Setting(low=0, high=1)}
 
     def __init__(self, shrinkage: float = 0.0):
         self.shrinkage = shrinkage
