@@ -1,82 +1,69 @@
-"""The core's contract suites on the estimators, datasets and experiments; the import guard."""
+"""The core's generated contract tests for everything the els manifest declares; the README example."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
+from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
 import pytest
 
-from paperzoo.testing import DatasetContract, EstimatorContract, ExperimentContract
-from paperzoo_els import plugin
+from paperzoo.errors import ConfigError
+from paperzoo.testing import Example, PluginContract
 from paperzoo_els.machines import EquivariantLocalScoreMachine, IdealScoreMachine, LocalScoreMachine
+from paperzoo_els.plugin import plugin
 from paperzoo_els.training import DDPMNetwork
 
 TRAIN = np.random.default_rng(0).uniform(-1, 1, (6, 6, 6, 1)).astype(np.float32)
-TINY_RUN = {"image_size": 8, "n_train": 40, "width": 4, "depth": 1, "train_steps": 5, "warmup_steps": 1,
-            "batch_size": 16, "n_samples": 2, "calib_samples": 1, "calib_train": 20, "patch_sizes": [3], "steps": 3}  # fmt: skip
+ESTIMATORS = {
+    "is": lambda: IdealScoreMachine(chunk_size=4),
+    "ls": lambda: LocalScoreMachine(patch_size=[3, 5], padding="circular"),
+    "els": lambda: EquivariantLocalScoreMachine(patch_size=5, padding="zeros", chunk_size=2),
+    "ddpm-network": lambda: DDPMNetwork(
+        width=4, depth=1, train_steps=2, warmup_steps=1, batch_size=4, cache=False
+    ),
+}
 
 
-class TestISContract(EstimatorContract):
-    def make_estimator(self) -> IdealScoreMachine:
-        return IdealScoreMachine(chunk_size=4)
-
-    def fit_args(self) -> tuple[Any, ...]:
-        return (TRAIN,)
-
-
-class TestLSContract(EstimatorContract):
-    def make_estimator(self) -> LocalScoreMachine:
-        return LocalScoreMachine(patch_size=[3, 5], padding="circular")
-
-    def fit_args(self) -> tuple[Any, ...]:
-        return (TRAIN,)
-
-
-class TestELSContract(EstimatorContract):
-    def make_estimator(self) -> EquivariantLocalScoreMachine:
-        return EquivariantLocalScoreMachine(patch_size=5, padding="zeros", chunk_size=2)
-
-    def fit_args(self) -> tuple[Any, ...]:
-        return (TRAIN,)
-
-
-class TestDDPMNetworkContract(EstimatorContract):
-    def make_estimator(self) -> DDPMNetwork:
-        return DDPMNetwork(width=4, depth=1, train_steps=2, warmup_steps=1, batch_size=4, cache=False)
-
-    def fit_args(self) -> tuple[Any, ...]:
-        return (TRAIN,)
-
-
-class TestMnistDataset(DatasetContract):
+class TestEls(PluginContract):
     plugin = plugin
-    dataset = "els.mnist"
+    slow: ClassVar[set[str]] = {
+        "cifar10"
+    }  # its RGB smoke run compiles its own kernels: ≈ 10 s (fashion-mnist reuses mnist's)
+
+    def estimator_example(self, name: str) -> Example:
+        return Example(ESTIMATORS[name](), fit_args=(TRAIN,))
 
 
-@pytest.mark.slow
-class TestCifar10Dataset(DatasetContract):
-    plugin = plugin
-    dataset = "els.cifar10"
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        ({"dataset": "svhn"}, "dataset must be one of 'mnist', 'fashion-mnist', 'cifar10'"),
+        ({"n_samples": 0}, "n_samples must be an integer ≥ 1, got 0"),
+        ({"calib_train": 200}, "calib_train must be an integer in [1, n_train] (n_train = 100), got 200"),
+        (
+            {"warmup_steps": 40},
+            "warmup_steps must be an integer in [0, train_steps) (train_steps = 40), got 40",
+        ),
+        ({"clip_norm": 0.0}, "clip_norm must be a number > 0 or none, got 0.0"),
+        ({"patch_sizes": []}, "patch_sizes must be a list of ≥ 1"),
+        ({"architecture": "vit"}, "architecture must be one of 'resnet', 'unet'"),
+    ],
+)
+def test_bad_settings_are_one_clear_error(setting: dict[str, Any], message: str) -> None:
+    spec = next(s for s in plugin.experiments if s.name == "els.mnist")
+    with pytest.raises(ConfigError) as info:
+        spec.settings_for("smoke", setting)
+    assert message in str(info.value)
 
 
-class TestMnistExperiment(ExperimentContract):
-    plugin = plugin
-    experiment = "els.mnist"
-    smoke_overrides: ClassVar[dict[str, Any]] = TINY_RUN
-
-
-def test_plugin_module_imports_no_framework() -> None:
-    code = f"import sys, {plugin.__name__}; print(sorted({{'numpy', 'jax', 'flax'}} & set(sys.modules)))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]", f"importing the plugin module imported {out.stdout.strip()}"
+def test_clip_norm_none_switches_clipping_off() -> None:
+    spec = next(s for s in plugin.experiments if s.name == "els.mnist")
+    assert spec.settings_for("smoke", {"clip_norm": None})["clip_norm"] is None
+    assert spec.settings_for("paper")["clip_norm"] is None
 
 
 def test_readme_usage_example_runs() -> None:
-    from pathlib import Path
-
     readme = (Path(__file__).parents[1] / "README.md").read_text()
     code = readme.split("```python\n", 1)[1].split("```", 1)[0]
     namespace: dict[str, Any] = {}

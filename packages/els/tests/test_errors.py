@@ -77,9 +77,12 @@ def test_using_an_unfitted_machine_raises_not_fitted() -> None:
         ({"architecture": "vit"}, "architecture"),
         ({"width": 0}, "width"),
         ({"learning_rate": -1.0}, "learning_rate"),
-        ({"width": np.int64(4), "depth": 1.5}, "^depth must be an integer ≥ 1, got 1.5$"),
-        ({"train_steps": 10, "warmup_steps": 10}, r"^warmup_steps must be an integer in \[0, 9\], got 10$"),
-        ({"clip_norm": 0.0}, r"^clip_norm must be a number > 0 or None, got 0.0$"),
+        ({"width": np.int64(4), "depth": 1.5}, "^DDPMNetwork: depth must be an integer ≥ 1, got 1.5$"),
+        (
+            {"train_steps": 10, "warmup_steps": 10},
+            r"^DDPMNetwork: warmup_steps must be an integer in \[0, train_steps\) \(train_steps = 10\), got 10$",
+        ),
+        ({"clip_norm": 0.0}, r"^DDPMNetwork: clip_norm must be a number > 0 or none, got 0.0$"),
     ],
 )
 def test_network_rejects_bad_hyperparameters(params: dict, match: str) -> None:

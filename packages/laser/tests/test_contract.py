@@ -1,33 +1,33 @@
-"""The core's contract suites on the experiment and the two corpora; the import guard."""
+"""The core's generated contract tests for everything the laser manifest declares."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from typing import Any, ClassVar
+from typing import Any
 
-from paperzoo.testing import DatasetContract, ExperimentContract
-from paperzoo_laser import plugin
+import pytest
+
+from paperzoo.errors import ConfigError
+from paperzoo.testing import PluginContract
+from paperzoo_laser.plugin import plugin
 
 
-class TestLMExperiment(ExperimentContract):
+class TestLaser(PluginContract):
     plugin = plugin
-    experiment = "laser.lm"
-    smoke_overrides: ClassVar[dict[str, Any]] = {"seeds": 1, "d_model": 16, "n_heads": 2, "context": 16,
-                                                 "steps": 6, "eval_every": 3, "eval_batches": 1}  # fmt: skip
 
 
-class TestTinyShakespeare(DatasetContract):
-    plugin = plugin
-    dataset = "laser.tinyshakespeare"
-
-
-class TestWikiText2(DatasetContract):
-    plugin = plugin
-    dataset = "laser.wikitext-2"
-
-
-def test_plugin_module_imports_no_framework() -> None:
-    code = f"import sys, {plugin.__name__}; print(sorted({{'numpy', 'torch', 'jax', 'flax'}} & set(sys.modules)))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]", f"importing the plugin module imported {out.stdout.strip()}"
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        ({"seeds": 0}, "seeds must be an integer ≥ 1, got 0"),
+        ({"attentions": []}, "attentions must be a list of ≥ 1"),
+        ({"attentions": ["softmax", "linear"]}, "attentions[1] must be one of 'softmax', 'laser'"),
+        ({"corpus": "c4"}, "corpus must be one of 'tinyshakespeare', 'wikitext-2'"),
+        ({"lr": 0.0}, "lr must be a number > 0, got 0.0"),
+        ({"warmup": -1}, "warmup must be an integer ≥ 0, got -1"),
+    ],
+)
+def test_bad_settings_are_one_clear_error(setting: dict[str, Any], message: str) -> None:
+    spec = plugin.experiments[0]
+    with pytest.raises(ConfigError) as info:
+        spec.settings_for("smoke", setting)
+    assert message in str(info.value)

@@ -9,10 +9,11 @@ deterministic DDIM sampler as the networks (:func:`paperzoo_els.schedule.ddim_sa
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 import numpy as np
 
-from paperzoo import BaseEstimator, check_int, check_is_fitted
+from paperzoo import BaseEstimator, Setting, check_int, check_is_fitted
 from paperzoo.errors import ConfigError
 from paperzoo_els.patches import PADDINGS
 from paperzoo_els.schedule import alpha_bar, ddim_sample
@@ -49,6 +50,11 @@ def _odd(size: object) -> int:
 class _ScoreMachine(BaseEstimator):
     """Shared fit / score / sample of the three machines."""
 
+    _parameters: ClassVar[dict[str, Setting]] = {
+        "padding": Setting(choices=PADDINGS),
+        "chunk_size": Setting(low=1),
+    }
+
     def __init__(self, patch_size: int | Sequence[int] = 3, padding: str = "zeros", chunk_size: int = 32):
         self.patch_size = patch_size
         self.padding = padding
@@ -56,9 +62,7 @@ class _ScoreMachine(BaseEstimator):
 
     def fit(self, images: object) -> _ScoreMachine:
         """Store the training set φ^μ, shape (N, H, W, C) or (N, H, W), values in [−1, 1]."""
-        if self.padding not in PADDINGS:
-            raise ConfigError(f"padding must be one of {PADDINGS}, got {self.padding!r}")
-        chunk_size = check_int("chunk_size", self.chunk_size, low=1)
+        chunk_size = self._validate_params()["chunk_size"]
         arr = check_images(images)
         sizes = [self.patch_size] if np.ndim(self.patch_size) == 0 else list(self.patch_size)
         if not sizes:

@@ -14,10 +14,11 @@ import json
 import shutil
 import tempfile
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 
-from paperzoo import BaseEstimator, check_int, check_is_fitted, check_number, paths
+from paperzoo import BaseEstimator, Setting, check_is_fitted, paths
 from paperzoo.errors import ConfigError
 from paperzoo_els.machines import check_images
 from paperzoo_els.networks import ARCHITECTURES
@@ -52,6 +53,19 @@ class DDPMNetwork(BaseEstimator):
         cache: Reuse/write the orbax checkpoint under :func:`cache_dir`.
     """
 
+    _parameters: ClassVar[dict[str, Setting]] = {
+        "architecture": Setting(choices=ARCHITECTURES),
+        "padding": Setting(choices=PADDINGS),
+        "width": Setting(low=1),
+        "depth": Setting(low=1),
+        "train_steps": Setting(low=1),
+        "batch_size": Setting(low=1),
+        "learning_rate": Setting(low=0, low_open=True),
+        "warmup_steps": Setting(low=0, high="train_steps", high_open=True),
+        "clip_norm": Setting(low=0, low_open=True, allow_none=True),
+        "seed": Setting(low=0),
+    }
+
     def __init__(self, architecture: str = "resnet", width: int = 64, depth: int = 6, padding: str = "zeros",
                  train_steps: int = 2000, batch_size: int = 128, learning_rate: float = 2e-3,
                  warmup_steps: int = 50, clip_norm: float | None = 1.0, seed: int = 0,
@@ -68,29 +82,13 @@ class DDPMNetwork(BaseEstimator):
         self.seed = seed
         self.cache = cache
 
-    def _validated(self) -> dict:
-        """The parameters, checked and as plain Python values (what the cache hash covers)."""
-        if self.architecture not in ARCHITECTURES:
-            raise ConfigError(f"architecture must be one of {ARCHITECTURES}, got {self.architecture!r}")
-        if self.padding not in PADDINGS:
-            raise ConfigError(f"padding must be one of {PADDINGS}, got {self.padding!r}")
-        params = self.get_params()
-        for key in ("width", "depth", "train_steps", "batch_size", "seed"):
-            params[key] = check_int(key, params[key], low=0 if key == "seed" else 1)
-        params["warmup_steps"] = check_int(
-            "warmup_steps", self.warmup_steps, low=0, high=params["train_steps"] - 1
-        )
-        params["learning_rate"] = check_number("learning_rate", self.learning_rate, low=0, low_open=True)
-        params["clip_norm"] = check_number("clip_norm", self.clip_norm, low=0, low_open=True, allow_none=True)
-        return params
-
     def config_hash(self, images: np.ndarray) -> str:
         """sha256 (16 hex digits) of the hyperparameters and the training images."""
-        return _config_hash(self._validated(), images)
+        return _config_hash(self._validate_params(), images)
 
     def fit(self, images: object) -> DDPMNetwork:
         """Train on images (N, H, W, C) in [−1, 1], or load the cached checkpoint."""
-        params = self._validated()
+        params = self._validate_params()
         arr = check_images(images)
         from flax import nnx
 

@@ -8,7 +8,7 @@ computed in the stable log-weighted-sum-exp form
 Without a causal mask m is the max over the valid (non-padding) keys, per batch,
 head and feature, as in the paper. With ``is_causal=True`` m is by default the per-query
 prefix max m_id = max_{j ≤ i} v_jd, so an early query never sees all its
-exp(v − m) underflow (the notes' pitfall). It is computed blockwise: queries in
+exp(v − m) underflow (a known pitfall). It is computed blockwise: queries in
 chunks of ``block_size``; keys of earlier chunks use the chunk's exclusive prefix
 max (one exp per key and chunk), keys of the query's own chunk use the exact
 per-query max; the two sums are rescaled to the query's max. ``shift="global"``

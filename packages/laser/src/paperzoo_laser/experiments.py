@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from paperzoo.errors import ConfigError
 from paperzoo.results import Result
 from paperzoo_laser.model import PROJECTIONS, LMConfig
 from paperzoo_laser.text import load_corpus, sample_windows
@@ -23,17 +22,12 @@ from paperzoo_laser.training import TrainConfig, save_checkpoint, small_probabil
 if TYPE_CHECKING:
     from paperzoo.runs import Run
 
-__all__ = ["PAPER_RELATIVE_GAP", "lm"]
-
-PAPER_RELATIVE_GAP = -1.74
-"""Relative test-loss change of LASER over softmax, % (301M-parameter LM on C4, paper v2)."""
+__all__ = ["lm"]
 
 
 def lm(run: Run) -> Result:
     """Final validation loss of softmax and LASER LMs over seeds; gradient norms; small probabilities."""
     s = run.settings
-    if s["seeds"] < 1 or not s["attentions"]:
-        raise ConfigError("seeds must be ≥ 1 and attentions a non-empty list of 'softmax'/'laser'")
     configs = {
         kind: LMConfig(context=s["context"], d_model=s["d_model"], n_layers=s["n_layers"], n_heads=s["n_heads"],
                        attention=kind, laser_shift=s["laser_shift"])
@@ -98,13 +92,7 @@ def _table(records: list[dict[str, Any]], s: Any) -> Result:
         result.add("training step", float(np.mean([r["step_seconds"] for r in rows])), unit="s", setting=at)
     if {"softmax", "laser"} <= final.keys():
         gap = 100.0 * (final["laser"].mean() / final["softmax"].mean() - 1.0)
-        result.add(
-            "LASER vs softmax, final validation loss",
-            float(gap),
-            paper=PAPER_RELATIVE_GAP,
-            unit="%",
-            setting=where,
-        )
+        result.add("LASER vs softmax, final validation loss", float(gap), unit="%", setting=where)
         paired = final["laser"] - final["softmax"]
         result.add("seeds where LASER is lower", float((paired < 0).mean()), setting=where)
         ratio = np.mean([
@@ -118,7 +106,7 @@ def _table(records: list[dict[str, Any]], s: Any) -> Result:
     result.notes = overhead + (
         "Byte-level LM, same initial weights and batch order for both attentions per seed; validation loss on "
         f"{s['eval_batches']} fixed batches of the held-out split. 'paper' is the paper's −1.74 % (301M LM on C4, "
-        "test loss 2.595 vs 2.641); the notes' CPU re-run (4 layers, d = 128, T = 128, 1,000 steps) found −1.6 %. "
+        "test loss 2.595 vs 2.641); a CPU re-run of the paper's setup (4 layers, d = 128, T = 128, 1,000 steps) found −1.6 %. "
         f"LASER's causal shift: {s['laser_shift']!r}. Step times are wall-clock on this machine."
     )
     return result

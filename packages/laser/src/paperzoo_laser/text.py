@@ -1,7 +1,7 @@
 """Text corpora from the mirror, byte-level tokens and batches of windows.
 
 Tokens are the UTF-8 bytes of the text (vocabulary 256): for tiny-shakespeare,
-which is ASCII, this is character-level modelling, as in the notes' CPU re-run.
+which is ASCII, this is character-level modelling, as in a CPU re-run of the paper's setup.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import numpy as np
 
 from paperzoo.data import fetch
 from paperzoo.errors import ConfigError
-from paperzoo_laser import plugin
+from paperzoo_laser.plugin import TINYSHAKESPEARE, WIKITEXT2
 
 __all__ = [
     "Corpus",
@@ -48,7 +48,7 @@ def load_tinyshakespeare(val_fraction: float = 0.1) -> Corpus:
     """tiny-shakespeare (1,115,394 characters): the first 90 % trains, the last 10 % validates."""
     if not 0.0 < val_fraction < 1.0:
         raise ConfigError(f"val_fraction must be in (0, 1), got {val_fraction}")
-    tokens = encode(fetch(plugin.TINYSHAKESPEARE).read_text(encoding="utf-8"))
+    tokens = encode(fetch(TINYSHAKESPEARE).read_text(encoding="utf-8"))
     cut = int(len(tokens) * (1.0 - val_fraction))
     return Corpus("tinyshakespeare", tokens[:cut], tokens[cut:])
 
@@ -58,7 +58,7 @@ def load_wikitext2() -> Corpus:
 
     The mirror holds only these two splits, so they stand in for train and validation.
     """
-    train, val = (encode(fetch(f).read_text(encoding="utf-8")) for f in plugin.WIKITEXT2)
+    train, val = (encode(fetch(f).read_text(encoding="utf-8")) for f in WIKITEXT2)
     return Corpus("wikitext-2", train, val)
 
 
