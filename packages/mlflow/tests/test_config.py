@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from paperzoo.errors import ConfigError
-from paperzoo_mlflow import plugin
 from paperzoo_mlflow.config import destination, enabled
+from paperzoo_mlflow.plugin import plugin
 
 
 def test_logging_is_off_until_a_uri_or_the_switch_turns_it_on(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -21,7 +21,7 @@ from mlflow.entities import Run as MlflowRun
 
 from paperzoo import RunOutcome, RunRequest, execute
 from paperzoo.testing import demo_plugin, isolated_host
-from paperzoo_mlflow import plugin
+from paperzoo_mlflow.plugin import plugin
 
 FindRun = Callable[[MlflowClient, RunOutcome], MlflowRun]
 STARTUP = 180.0  # seconds; the server takes ~20 s to start on 2 cores
@@ -123,7 +123,7 @@ def test_failed_run_is_failed_on_the_server(to_server: MlflowClient, find_run: F
 
 
 def test_revdiv_smoke_run_on_the_server(to_server: MlflowClient, find_run: FindRun) -> None:
-    from paperzoo_revdiv import plugin as revdiv
+    from paperzoo_revdiv.plugin import plugin as revdiv
 
     outcome = execute(RunRequest("revdiv.synthetic"), host=isolated_host(revdiv, plugin))
     assert outcome.ok, outcome.error

@@ -1,58 +1,65 @@
-"""The core's contract suites on the estimator and the three experiments; the import guard."""
+"""The core's generated contract tests for everything the pessimistic-transfer manifest declares."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
+import pytest
 
-from paperzoo.testing import EstimatorContract, ExperimentContract
-from paperzoo_pessimistic_transfer import plugin
+from paperzoo.errors import ConfigError
+from paperzoo.testing import Example, PluginContract
 from paperzoo_pessimistic_transfer.mdps import garnet, sources_at_discrepancy
 from paperzoo_pessimistic_transfer.mdtl import MDTL
+from paperzoo_pessimistic_transfer.plugin import plugin
 
 TARGET = garnet(6, 2, 2, seed=0)
 RADII = np.array([0.1, 0.3])
 SOURCES = sources_at_discrepancy(TARGET, RADII, 2, seed=1)
 
 
-class TestMDTLContract(EstimatorContract):
-    def make_estimator(self) -> MDTL:
-        return MDTL(aggregation="avg", rounds=20, local_steps=2)
-
-    def fit_args(self) -> tuple[Any, ...]:
-        return (SOURCES, RADII, TARGET.r)
-
-
-class TestGarnetExperiment(ExperimentContract):
+class TestPessimisticTransfer(PluginContract):
     plugin = plugin
-    experiment = "pessimistic-transfer.garnet"
-    smoke_overrides: ClassVar[dict[str, Any]] = {"seeds": 1, "rounds": 10, "n_states": 8, "curve_every": 5}
+
+    def estimator_example(self, name: str) -> Example:
+        return Example(MDTL(aggregation="avg", rounds=20, local_steps=2), fit_args=(SOURCES, RADII, TARGET.r))
 
 
-class TestFrozenLakeExperiment(ExperimentContract):
-    plugin = plugin
-    experiment = "pessimistic-transfer.frozenlake"
-    smoke_overrides: ClassVar[dict[str, Any]] = {"seeds": 1, "rounds": 5, "bad_eps": [0.4]}
+@pytest.mark.parametrize(
+    ("experiment", "setting", "message"),
+    [
+        ("pessimistic-transfer.garnet", {"seeds": 0}, "seeds must be an integer ≥ 1, got 0"),
+        ("pessimistic-transfer.garnet", {"discrepancies": []}, "discrepancies must be a list of ≥ 1"),
+        ("pessimistic-transfer.garnet", {"discrepancies": [0.1, 2.5]}, "discrepancies[1] must be a number in [0, 2]"),
+        ("pessimistic-transfer.garnet", {"branching": 40}, "branching must be an integer in [1, n_states]"),
+        ("pessimistic-transfer.garnet", {"step_size": 0.0}, "step_size must be a number in (0, 1]"),
+        ("pessimistic-transfer.garnet", {"backup": "exakt"}, "backup must be one of 'kappa', 'exact'"),
+        ("pessimistic-transfer.frozenlake", {"bad_eps": []}, "bad_eps must be a list of ≥ 1"),
+        ("pessimistic-transfer.frozenlake", {"bad_eps": [-0.1]}, "bad_eps[0] must be a number ≥ 0"),
+        ("pessimistic-transfer.frozenlake", {"gamma": 1.0}, "gamma must be a number in [0, 1)"),
+        ("pessimistic-transfer.local-steps", {"local_steps_grid": [1, 0]}, "local_steps_grid[1] must be an integer ≥ 1"),
+    ],
+)  # fmt: skip
+def test_bad_settings_are_one_clear_error(experiment: str, setting: dict[str, Any], message: str) -> None:
+    spec = next(s for s in plugin.experiments if s.name == experiment)
+    with pytest.raises(ConfigError) as info:
+        spec.settings_for("smoke", setting)
+    assert message in str(info.value)
 
 
-class TestLocalStepsExperiment(ExperimentContract):
-    plugin = plugin
-    experiment = "pessimistic-transfer.local-steps"
-    smoke_overrides: ClassVar[dict[str, Any]] = {
-        "seeds": 1,
-        "rounds": 10,
-        "n_states": 8,
-        "local_steps_grid": [1, 5],
-    }
-
-
-def test_plugin_module_imports_no_framework() -> None:
-    code = f"import sys, {plugin.__name__}; print(sorted({{'numpy', 'jax', 'flax'}} & set(sys.modules)))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]", f"importing the plugin module imported {out.stdout.strip()}"
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"rounds": 0}, "MDTL: rounds must be an integer ≥ 1, got 0"),
+        ({"step_size": 1.5}, "MDTL: step_size must be a number in (0, 1], got 1.5"),
+        ({"aggregation": "mean"}, "MDTL: aggregation must be one of 'avg', 'max', got 'mean'"),
+        ({"devices": 0}, "MDTL: devices must be an integer ≥ 1 or none, got 0"),
+    ],
+)
+def test_estimator_refuses_bad_parameters_in_one_line(params: dict[str, Any], message: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        MDTL(**params).fit(SOURCES, RADII, TARGET.r)
+    assert str(info.value) == message
 
 
 def test_mdtl_end_to_end_policy_is_near_optimal_and_its_value_a_lower_bound() -> None:

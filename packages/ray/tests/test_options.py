@@ -10,8 +10,8 @@ import pytest
 from paperzoo.errors import ConfigError
 from paperzoo.runs import RunRequest
 from paperzoo.testing import isolated_host
-from paperzoo_ray import plugin
 from paperzoo_ray.executor import OPTIONS, RayExecutor, from_options
+from paperzoo_ray.plugin import plugin
 
 
 def test_hook_provides_the_ray_executor_only() -> None:

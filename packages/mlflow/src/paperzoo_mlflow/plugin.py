@@ -1,8 +1,9 @@
 """paperzoo plugin ``mlflow``: lifecycle hooks that log every run to MLflow.
 
-Hook implementations only. Each one hands the run to :mod:`paperzoo_mlflow.tracking`,
-imported on first use, which imports mlflow when the first logged run starts:
-listing plugins, and runs while logging is off, never import mlflow.
+The manifest declares no estimators or experiments, only raw hooks. Each one hands
+the run to :mod:`paperzoo_mlflow.tracking`, imported on first use, which imports
+mlflow when the first logged run starts: listing plugins, and runs while logging
+is off, never import mlflow.
 """
 
 from __future__ import annotations
@@ -11,34 +12,31 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from paperzoo import PluginInfo, hookimpl
+from paperzoo import Plugin
 
 if TYPE_CHECKING:
     import click
 
     from paperzoo import Result, Run
 
-
-@hookimpl
-def paperzoo_plugin_info() -> PluginInfo:
-    return PluginInfo(id="mlflow", framework="python", paper="", venue="", url="https://mlflow.org")
+plugin = Plugin("mlflow", framework="python", url="https://mlflow.org")
 
 
-@hookimpl
+@plugin.hook
 def paperzoo_register_commands(cli: click.Group) -> None:
     from paperzoo_mlflow.cli import mlflow_group
 
     cli.add_command(mlflow_group)
 
 
-@hookimpl
+@plugin.hook
 def paperzoo_on_run_start(run: Run) -> None:
     from paperzoo_mlflow import tracking
 
     tracking.start(run)
 
 
-@hookimpl
+@plugin.hook
 def paperzoo_on_step(run: Run, step: int, logs: Mapping[str, float]) -> None:
     from paperzoo_mlflow import tracking
 
@@ -47,7 +45,7 @@ def paperzoo_on_step(run: Run, step: int, logs: Mapping[str, float]) -> None:
         logger.log_step(step, logs)
 
 
-@hookimpl
+@plugin.hook
 def paperzoo_on_metric(run: Run, name: str, value: float, step: int | None) -> None:
     from paperzoo_mlflow import tracking
 
@@ -56,7 +54,7 @@ def paperzoo_on_metric(run: Run, name: str, value: float, step: int | None) -> N
         logger.log_metric(name, value, step)
 
 
-@hookimpl
+@plugin.hook
 def paperzoo_on_artifact(run: Run, path: Path, kind: str) -> None:
     from paperzoo_mlflow import tracking
 
@@ -65,14 +63,14 @@ def paperzoo_on_artifact(run: Run, path: Path, kind: str) -> None:
         logger.log_artifact(path)
 
 
-@hookimpl
+@plugin.hook
 def paperzoo_on_run_end(run: Run, result: Result) -> None:
     from paperzoo_mlflow import tracking
 
     tracking.finish(run, result)
 
 
-@hookimpl
+@plugin.hook
 def paperzoo_on_run_error(run: Run, error: BaseException) -> None:
     from paperzoo_mlflow import tracking
 

@@ -33,11 +33,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache, partial
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 
-from paperzoo import BaseEstimator, check_is_fitted
+from paperzoo import BaseEstimator, Setting, check_is_fitted
 from paperzoo.errors import ConfigError
 from paperzoo_pessimistic_transfer.operators import BACKUPS, check_sources, robust_expectation
 
@@ -240,7 +240,7 @@ def mdtl(
         sampling: ``"model"`` (exact P_k V) or ``"samples"`` (``n_samples`` draws of s' per (s, a)).
         n_samples: draws per (s, a) and local step (sample-based only).
         mlmc_levels: L, the MLMC levels of sample-based MDTL-Max (2^{L+1} draws at most).
-        backup: ``"kappa"`` (P_k V − Γ_k κ(V), the notes), ``"exact"`` (support-restricted L1
+        backup: ``"kappa"`` (P_k V − Γ_k κ(V), the paper), ``"exact"`` (support-restricted L1
             worst case, the official FrozenLake script) or ``"exact-simplex"`` (exact L1 worst case
             over all distributions); the exact ones are model-based only.
         seed: seeds the draws (sample-based only).
@@ -327,6 +327,20 @@ class MDTL(BaseEstimator):
             see :func:`mdtl`.
     """
 
+    _parameters: ClassVar[dict[str, Setting]] = {
+        "aggregation": Setting(choices=("avg", "max")),
+        "gamma": Setting(low=0, high=1, high_open=True),
+        "local_steps": Setting(low=1),
+        "step_size": Setting(low=0, high=1, low_open=True),
+        "rounds": Setting(low=1),
+        "sampling": Setting(choices=("model", "samples")),
+        "n_samples": Setting(low=1),
+        "mlmc_levels": Setting(low=0),
+        "backup": Setting(choices=BACKUPS),
+        "seed": Setting(),
+        "devices": Setting(None, type="int", low=1, allow_none=True),
+    }
+
     def __init__(
         self,
         aggregation: str = "max",
@@ -355,12 +369,9 @@ class MDTL(BaseEstimator):
 
     def fit(self, P_sources: np.ndarray, radii: np.ndarray, r: np.ndarray) -> MDTL:
         """Run MDTL on the sources; sets ``q_`` (S, A), ``history_`` (T, S, A) and ``policy_`` (S,)."""
-        out = mdtl(
-            P_sources, r, radii, self.gamma, aggregation=self.aggregation, local_steps=self.local_steps,  # type: ignore[arg-type]
-            step_size=self.step_size, rounds=self.rounds, sampling=self.sampling,  # type: ignore[arg-type]
-            n_samples=self.n_samples, mlmc_levels=self.mlmc_levels, backup=self.backup,  # type: ignore[arg-type]
-            seed=self.seed, devices=self.devices,
-        )  # fmt: skip
+        params = self._validate_params()
+        gamma = params.pop("gamma")
+        out = mdtl(P_sources, r, radii, gamma, **params)
         self.q_ = out.Q
         self.history_ = out.history
         self.policy_ = out.Q.argmax(axis=1)

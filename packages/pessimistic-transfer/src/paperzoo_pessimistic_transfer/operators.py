@@ -3,7 +3,7 @@
 For source k with kernel P_k and radius Γ_k (an L1 ball, sa-rectangular), the
 worst case of q·V over ‖q − P_k(·|s,a)‖₁ ≤ Γ_k is bounded below by
 P_k(·|s,a)·V − Γ_k·κ(V), κ(V) = (max V − min V)/2 = min_c ‖V − c‖_∞, giving the
-notes' operator (``backup="kappa"``)
+paper's operator (``backup="kappa"``)
 
     T_k Q(s,a) = r(s,a) + γ [P_k(·|s,a)·V − Γ_k(s,a)·κ(V)],   V(s) = max_a Q(s,a)
 
@@ -52,7 +52,7 @@ __all__ = [
 Aggregation = Literal["avg", "max"]
 Backup = Literal["kappa", "exact", "exact-simplex"]
 BACKUPS = ("kappa", "exact", "exact-simplex")
-"""``"kappa"``: P·V − Γκ(V) (the notes); ``"exact"``: the L1 worst case over distributions on
+"""``"kappa"``: P·V − Γκ(V) (the paper, §4); ``"exact"``: the L1 worst case over distributions on
 the row's support (the official FrozenLake script); ``"exact-simplex"``: over all distributions."""
 
 

@@ -1,4 +1,4 @@
-"""paperzoo plugin ``ray``: hook implementations only.
+"""paperzoo plugin ``ray``: the ``ray`` executor, as one raw hook.
 
 The executor's module is imported when ``--executor ray`` is asked for, and Ray
 itself only when the executor runs: listing plugins never imports Ray.
@@ -9,18 +9,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from paperzoo import PluginInfo, hookimpl
+from paperzoo import Plugin
 
 if TYPE_CHECKING:
     from paperzoo.executor import Executor
 
-
-@hookimpl
-def paperzoo_plugin_info() -> PluginInfo:
-    return PluginInfo(id="ray", framework="python", url="https://docs.ray.io")
+plugin = Plugin("ray", framework="python", url="https://docs.ray.io")
 
 
-@hookimpl
+@plugin.hook
 def paperzoo_executor(name: str, options: Mapping[str, Any]) -> Executor | None:
     """Provide the ``ray`` executor (options: see :func:`paperzoo_ray.executor.from_options`)."""
     if name != "ray":
