@@ -71,6 +71,7 @@ class TestDemoManifest(PluginContract):
         (Setting("a", choices=("a", "b")), "b", "b"),
         (Setting(1.0, low=0, allow_none=True), None, None),
         (Setting(1.0, low=0, finite=False), math.inf, math.inf),
+        (Setting(True), np.bool_(False), False),
     ],
 )
 def test_setting_accepts_and_normalises(setting: Setting, value: Any, expected: Any) -> None:
@@ -138,6 +139,11 @@ def test_names_are_prefixed_and_targets_resolved_once() -> None:
 
 def test_package_defaults_to_the_callers_package() -> None:
     assert Plugin("x").package == __package__ or Plugin("x").package  # a test module has one, too
+
+
+def test_datasets_of_other_plugins_keep_their_full_name() -> None:
+    spec = Plugin("p", package="p").experiment("e", ".x:f", datasets=("own", "graph.cora"))
+    assert spec.datasets == ("p.own", "graph.cora")
 
 
 def test_declaring_a_name_twice_is_refused() -> None:

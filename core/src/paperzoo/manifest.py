@@ -172,6 +172,9 @@ class Plugin:
     ) -> ExperimentSpec:
         """Declare an experiment (see :class:`~paperzoo.specs.ExperimentSpec` for the fields).
 
+        ``datasets`` names this plugin's datasets without the prefix, another
+        plugin's by its full name (``"graph.cora"``).
+
         Raises:
             ConfigError: a setting's own default or a scale's value breaks its
                 constraint, or a scale names an undeclared setting.
@@ -179,7 +182,7 @@ class Plugin:
         spec = ExperimentSpec(
             self._name(name), self.target(target), summary,
             settings=settings or {}, scales=scales or {}, references=references or {},
-            test_scale=test_scale or {}, datasets=tuple(self._name(d) for d in datasets),
+            test_scale=test_scale or {}, datasets=tuple(d if "." in d else self._name(d) for d in datasets),
             reproduces=reproduces, plugin=self.id,
         )  # fmt: skip
         return self._add(self.experiments, spec)  # type: ignore[return-value]

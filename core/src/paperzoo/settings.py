@@ -161,6 +161,8 @@ class Setting:
                 return None
             self._refuse(name, value, owner)
         kind = self.kind
+        if kind == "bool" and _is_numpy_bool(value):
+            value = bool(value)
         if kind is not None and not self._has_type(kind, value):
             self._refuse(name, value, owner)
         if self.choices is not None:
@@ -213,6 +215,11 @@ class Setting:
                 allowed += f" ({bound} = {context[bound]!r})"
         prefix = f"{owner}: " if owner else ""
         raise ConfigError(f"{prefix}{name} must be {_article(allowed)}{allowed}, got {value!r}")
+
+
+def _is_numpy_bool(value: Any) -> bool:
+    """A ``numpy.bool_`` (accepted as a bool, as numpy integers are as ints), without importing numpy."""
+    return type(value).__module__ == "numpy" and type(value).__name__ in ("bool_", "bool")
 
 
 def _article(text: str) -> str:

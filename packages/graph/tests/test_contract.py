@@ -1,55 +1,27 @@
-"""The core's contract suites on the datasets and GRACE, and what the plugin registers."""
+"""The core's generated contract tests for everything the graph manifest declares, and the lazy package."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
-from typing import Any
 
 import numpy as np
 
-from paperzoo.host import PluginHost
-from paperzoo.testing import DatasetContract, EstimatorContract
-from paperzoo_graph import plugin
+from paperzoo.testing import Example, PluginContract
 from paperzoo_graph.datasets import sbm_graph
 from paperzoo_graph.grace import GRACE
+from paperzoo_graph.plugin import plugin
 
 
-class TestCoraContract(DatasetContract):
+class TestGraph(PluginContract):
     plugin = plugin
-    dataset = "graph.cora"
 
-
-class TestCiteSeerContract(DatasetContract):
-    plugin = plugin
-    dataset = "graph.citeseer"
-
-
-class TestAmazonPhotoContract(DatasetContract):
-    plugin = plugin
-    dataset = "graph.amazon-photo"
-
-
-class TestCoauthorCSContract(DatasetContract):
-    plugin = plugin
-    dataset = "graph.coauthor-cs"
-
-
-class TestGraceContract(EstimatorContract):
-    def make_estimator(self) -> GRACE:
-        return GRACE(num_hidden=8, num_proj_hidden=8, epochs=3, activation="prelu", seed=3)
-
-    def fit_args(self) -> tuple[Any, ...]:
-        return (sbm_graph(60, n_classes=3, n_features=16, seed=1),)
-
-    def fitted_output(self, estimator: GRACE) -> Any:
-        return {"embeddings": estimator.embeddings_, "loss": estimator.loss_history_}
-
-
-def test_plugin_module_imports_no_framework_nor_numpy() -> None:
-    code = f"import sys, {plugin.__name__}; print(sorted({{'torch', 'numpy', 'scipy'}} & set(sys.modules)))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]", f"importing the plugin module imported {out.stdout.strip()}"
+    def estimator_example(self, name: str) -> Example:
+        return Example(
+            GRACE(num_hidden=8, num_proj_hidden=8, epochs=3, activation="prelu", seed=3),
+            fit_args=(sbm_graph(60, n_classes=3, n_features=16, seed=1),),
+            fitted_output=lambda model: {"embeddings": model.embeddings_, "loss": model.loss_history_},
+        )
 
 
 def test_package_import_is_lazy_and_exports_the_api() -> None:
@@ -61,17 +33,16 @@ def test_package_import_is_lazy_and_exports_the_api() -> None:
         assert name in names
 
 
-def test_plugin_registers_four_datasets_and_grace() -> None:
-    host = PluginHost(entry_points=False)
-    host.register(plugin, name="graph")
-    assert host.datasets.names() == [
+def test_the_manifest_declares_four_datasets_and_grace() -> None:
+    assert sorted(s.name for s in plugin.datasets) == [
         "graph.amazon-photo",
         "graph.citeseer",
         "graph.coauthor-cs",
         "graph.cora",
     ]
-    assert host.estimators.get("graph.grace").load() is GRACE
-    cora = host.datasets.get("graph.cora")
+    assert [s.name for s in plugin.estimators] == ["graph.grace"]
+    assert plugin.estimators[0].load() is GRACE
+    cora = next(s for s in plugin.datasets if s.name == "graph.cora")
     assert len(cora.files) == 8 and cora.size == sum(f.size for f in cora.files)
     assert all(f.url.startswith("https://github.com/kimiyoung/planetoid/raw/") for f in cora.files)
 

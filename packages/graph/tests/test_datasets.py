@@ -12,13 +12,11 @@ import pytest
 
 from paperzoo.data import fetch, locate_unverified
 from paperzoo.errors import ConfigError, UnknownNameError
-from paperzoo_graph import plugin
 from paperzoo_graph.datasets import GRAPH_NAMES, load_graph, load_npz, load_planetoid, sbm_graph
 from paperzoo_graph.graph import Graph
+from paperzoo_graph.plugin import NPZ_FILES, NPZ_MEMBERS, PLANETOID_FILES
 
-FILES = [f for files in plugin.PLANETOID_FILES.values() for f in files.values()] + list(
-    plugin.NPZ_FILES.values()
-)
+FILES = [f for files in PLANETOID_FILES.values() for f in files.values()] + list(NPZ_FILES.values())
 needs_data = pytest.mark.skipif(
     any(locate_unverified(f) is None for f in FILES),
     reason="graph data files not available (set PAPERZOO_DATA_MIRROR)",
@@ -98,7 +96,7 @@ def test_citeseer_nodes_missing_from_tx_are_unlabelled_and_featureless() -> None
 def test_planetoid_equals_pygs_reader_except_unlabelled_nodes(name: str) -> None:
     from torch_geometric.io import read_planetoid_data
 
-    folder = fetch(plugin.PLANETOID_FILES[name]["x"]).parent
+    folder = fetch(PLANETOID_FILES[name]["x"]).parent
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         data = read_planetoid_data(str(folder), name)
@@ -119,8 +117,8 @@ def test_planetoid_equals_pygs_reader_except_unlabelled_nodes(name: str) -> None
 def test_npz_equals_pygs_reader(name: str) -> None:
     from torch_geometric.io.npz import parse_npz
 
-    with zipfile.ZipFile(fetch(plugin.NPZ_FILES[name])) as archive:
-        raw = archive.read(plugin.NPZ_MEMBERS[name])
+    with zipfile.ZipFile(fetch(NPZ_FILES[name])) as archive:
+        raw = archive.read(NPZ_MEMBERS[name])
     with np.load(io.BytesIO(raw), allow_pickle=True) as npz:
         data = parse_npz({k: npz[k] for k in npz.files}, to_undirected=True)
     g = load_npz(name)

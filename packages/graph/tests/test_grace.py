@@ -12,11 +12,11 @@ from torch.nn.functional import normalize
 import paperzoo_graph.grace as grace_module
 from paperzoo.data import locate_unverified
 from paperzoo.errors import ConfigError, NotFittedError, UnknownNameError
-from paperzoo_graph import plugin
 from paperzoo_graph.datasets import load_graph, sbm_graph
 from paperzoo_graph.evaluation import linear_probe, random_splits
 from paperzoo_graph.grace import GRACE, GRACE_CONFIGS, grace_loss
 from paperzoo_graph.graph import Graph, GraphError
+from paperzoo_graph.plugin import PLANETOID_FILES
 
 
 def small_graph(seed: int = 0) -> Graph:
@@ -147,15 +147,15 @@ def test_for_dataset_uses_the_official_configurations() -> None:
 @pytest.mark.parametrize(
     ("params", "message"),
     [
-        ({"num_hidden": 0}, "num_hidden must be an integer ≥ 1"),
+        ({"num_hidden": 0}, "GRACE: num_hidden must be an integer ≥ 1, got 0"),
         ({"num_layers": 1}, "num_layers must be an integer ≥ 2"),
         ({"epochs": 2.5}, "epochs must be an integer ≥ 1"),
-        ({"drop_edge_rate_1": 1.0}, r"drop_edge_rate_1 must be a number in \[0.0, 1.0\)"),
+        ({"drop_edge_rate_1": 1.0}, r"GRACE: drop_edge_rate_1 must be a number in \[0, 1\), got 1.0"),
         ({"drop_feature_rate_2": -0.1}, "drop_feature_rate_2 must be a number in"),
-        ({"tau": 0.0}, "tau must be a number ≥ 0.05"),
-        ({"learning_rate": -1.0}, "learning_rate must be a number > 0.0"),
-        ({"activation": "gelu"}, "activation must be one of relu, prelu, rrelu"),
-        ({"batch_size": 0}, "batch_size must be an integer ≥ 1"),
+        ({"tau": 0.0}, "tau must be a number ≥ 0.05, got 0.0"),
+        ({"learning_rate": -1.0}, "learning_rate must be a number > 0, got -1.0"),
+        ({"activation": "gelu"}, "activation must be one of 'relu', 'prelu', 'rrelu', got 'gelu'"),
+        ({"batch_size": 0}, "batch_size must be an integer ≥ 1 or none, got 0"),
         ({"normalize_features": "yes"}, "normalize_features must be True or False"),
         ({"seed": -1}, "seed must be an integer ≥ 0"),
     ],
@@ -183,7 +183,7 @@ def test_bad_graphs_fail_with_one_clear_line() -> None:
 
 
 @pytest.mark.skipif(
-    any(locate_unverified(f) is None for f in plugin.PLANETOID_FILES["cora"].values()),
+    any(locate_unverified(f) is None for f in PLANETOID_FILES["cora"].values()),
     reason="Cora not available (set PAPERZOO_DATA_MIRROR)",
 )
 def test_twenty_epochs_on_cora_give_embeddings_well_above_chance_and_raw_features() -> None:
@@ -198,3 +198,10 @@ def test_twenty_epochs_on_cora_give_embeddings_well_above_chance_and_raw_feature
     raw = linear_probe(graph.x, graph.y, splits)
     assert probe.mean > majority + 25  # chance (majority class) is about 32 %
     assert probe.mean > raw.mean + 3  # and the embeddings beat the bag of words they come from
+
+
+def test_numpy_scalars_are_accepted_as_parameters() -> None:
+    model = GRACE(num_hidden=np.int64(4), num_proj_hidden=4, epochs=np.int32(1), tau=np.float32(0.5),
+                  normalize_features=np.True_, seed=np.int64(2))  # fmt: skip
+    assert model.fit(small_graph()).embeddings_.shape == (120, 4)
+    assert model.get_params()["epochs"] == np.int32(1)  # stored unchanged

@@ -1,4 +1,4 @@
-"""ML2GCL as an estimator: the core's contract, determinism, training, bad input."""
+"""ML2GCL as an estimator: determinism, training, bad input (the core's contract is in test_experiments.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import pytest
 import torch
 
 from paperzoo.errors import ConfigError, NotFittedError
-from paperzoo.testing import EstimatorContract
 from paperzoo_graph.graph import Graph
 from paperzoo_ml2gcl import estimator as estimator_module
 from paperzoo_ml2gcl.estimator import ML2GCL
@@ -25,17 +24,6 @@ def small_graph() -> Graph:
 
 
 FAST = {"hidden": 16, "epochs": 3}
-
-
-class TestML2GCLContract(EstimatorContract):
-    def make_estimator(self) -> ML2GCL:
-        return ML2GCL(**FAST)
-
-    def fit_args(self) -> tuple[Any, ...]:
-        return (small_graph(),)
-
-    def fitted_output(self, estimator: ML2GCL) -> Any:
-        return estimator.embeddings_
 
 
 def test_defaults_are_the_papers() -> None:
@@ -85,14 +73,17 @@ def test_sampled_negatives_train(make_graph: Callable[..., Graph]) -> None:
 @pytest.mark.parametrize(
     ("params", "message"),
     [
-        ({"tau": 0.0}, "tau must be > 0"),
-        ({"epsilon": -1.0}, "epsilon must be > 0"),
-        ({"hidden": 0}, "hidden must be an integer ≥ 1"),
-        ({"epochs": 2.5}, "epochs must be an integer ≥ 1"),
-        ({"dropout": 1.0}, r"dropout must be in \[0, 1\)"),
-        ({"num_negatives": 0}, "num_negatives must be an integer ≥ 1"),
-        ({"weights": "pca"}, "unknown weights 'pca'"),
-        ({"negatives": "all"}, "unknown negatives 'all'"),
+        ({"tau": 0.0}, "ML2GCL: tau must be a number > 0, got 0.0"),
+        ({"tau": float("inf")}, "tau must be a number > 0, got inf"),
+        ({"epsilon": -1.0}, "epsilon must be a number > 0, got -1.0"),
+        ({"hidden": 0}, "hidden must be an integer ≥ 1, got 0"),
+        ({"epochs": 2.5}, "epochs must be an integer ≥ 1, got 2.5"),
+        ({"dropout": 1.0}, r"dropout must be a number in \[0, 1\), got 1.0"),
+        ({"lr": 0}, "lr must be a number > 0, got 0"),
+        ({"weight_decay": -1e-5}, "weight_decay must be a number ≥ 0"),
+        ({"num_negatives": 0}, "num_negatives must be an integer ≥ 1 or none, got 0"),
+        ({"weights": "pca"}, "weights must be one of 'ridge', 'lle', got 'pca'"),
+        ({"negatives": "all"}, "negatives must be one of 'non-neighbours', 'zero-weight', got 'all'"),
     ],
 )
 def test_bad_parameters_fail_before_any_work(params: dict[str, Any], message: str) -> None:

@@ -43,13 +43,16 @@ from paperzoo.specs import SCALES, DatasetSpec, EstimatorSpec, ExperimentSpec, S
 from paperzoo.store import ResultsStore
 from paperzoo.testing.contracts import EstimatorContract, _assert_same, _comparable
 
-__all__ = ["HEAVY_MODULES", "Example", "PluginContract"]
+__all__ = ["BAD_NUMBERS", "HEAVY_MODULES", "MEASURED_UNITS", "Example", "PluginContract"]
 
 HEAVY_MODULES: frozenset[str] = frozenset(
     {"numpy", "scipy", "pandas", "torch", "jax", "jaxlib", "flax", "optax", "orbax", "tensorflow",
      "transformers", "sklearn", "statsmodels", "matplotlib", "mlflow", "ray", "openai", "networkx"}
 )  # fmt: skip
 """Top-level modules a ``plugin.py`` must not import (listing plugins stays instant)."""
+
+MEASURED_UNITS: frozenset[str] = frozenset({"s", "ms", "µs", "B", "kB", "KiB", "MB", "MiB", "GB", "GiB"})
+"""Units of machine-dependent measurements (time, memory), exempt from the reproducibility check."""
 
 BAD_NUMBERS: tuple[str, ...] = ("none", "nan", "inf", "-1")
 """What the generated test sets every numeric setting to, through ``paperzoo run --set``."""
@@ -317,7 +320,7 @@ class PluginContract:
     def test_experiment_smoke_run(self, experiment_name: str, host: PluginHost) -> None:
         spec: ExperimentSpec = host.experiments.get(experiment_name)
         for dataset in spec.datasets:
-            _skip_without_files(host.datasets.get(dataset))
+            _skip_without_files(_dataset(host, dataset))
         outcome = execute(
             RunRequest(spec.name, "smoke", 0, overrides=spec.test_scale), host=host, reraise=True
         )
@@ -337,14 +340,16 @@ class PluginContract:
     def test_experiment_is_reproducible(self, slow_experiment_name: str, host: PluginHost) -> None:
         spec: ExperimentSpec = host.experiments.get(slow_experiment_name)
         for dataset in spec.datasets:
-            _skip_without_files(host.datasets.get(dataset))
+            _skip_without_files(_dataset(host, dataset))
         rows = []
         for _ in range(2):
             outcome = execute(
                 RunRequest(spec.name, "smoke", 1, overrides=spec.test_scale), host=host, reraise=True
             )
             assert outcome.result is not None
-            rows.append([(r.metric, r.setting, r.value) for r in outcome.result.rows if r.unit != "s"])
+            rows.append(
+                [(r.metric, r.setting, r.value) for r in outcome.result.rows if r.unit not in MEASURED_UNITS]
+            )
         assert rows[0] == rows[1], "two runs with the same seed gave different numbers"
 
 
@@ -362,6 +367,11 @@ def _allowed(setting: Setting, raw: str) -> bool:
     except Exception:
         return False
     return setting.kind == "float" or math.isfinite(value)
+
+
+def _dataset(host: PluginHost, name: str) -> DatasetSpec:
+    """The dataset ``name``, from this plugin or, for another plugin's, from the installed ones."""
+    return host.datasets.get(name) if name in host.datasets else PluginHost().datasets.get(name)
 
 
 def _skip_without_files(spec: DatasetSpec) -> None:

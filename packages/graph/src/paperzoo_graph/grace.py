@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from itertools import pairwise
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import torch
@@ -33,8 +33,9 @@ from torch import nn
 from torch.nn.functional import elu, normalize
 from torch.utils.checkpoint import checkpoint
 
-from paperzoo.base import BaseEstimator, check_int, check_is_fitted, check_number
+from paperzoo.base import BaseEstimator, check_is_fitted
 from paperzoo.errors import ConfigError, UnknownNameError
+from paperzoo.settings import Setting
 from paperzoo_graph.graph import Graph, GraphError, require_graph
 from paperzoo_graph.nn import GCNConv, gcn_norm, to_sparse_csr
 
@@ -46,6 +47,9 @@ mode (a leaky ReLU of slope (1/8 + 1/3)/2, as GCA's ``F.rrelu`` computes)."""
 
 _SPARSE_BELOW = 0.1
 """Features with fewer non-zeros than this fraction are multiplied as a sparse matrix."""
+
+_DROP_RATE = Setting(low=0, high=1, high_open=True)
+"""Allowed values of a drop rate: a probability below 1 (1 would drop everything)."""
 
 
 def _config(**values: Any) -> Mapping[str, Any]:
@@ -319,40 +323,33 @@ class GRACE(BaseEstimator):
 
     # ---------------------------------------------------------- validation
 
-    def _check_params(self) -> None:
-        def integer(name: str, low: int) -> None:
-            check_int(name, getattr(self, name), low=low, owner="GRACE")
+    _parameters: ClassVar[Mapping[str, Setting]] = {
+        "num_hidden": Setting(low=1),
+        "num_proj_hidden": Setting(low=1),
+        "activation": Setting(choices=ACTIVATIONS),
+        "num_layers": Setting(low=2),
+        "drop_edge_rate_1": _DROP_RATE,
+        "drop_edge_rate_2": _DROP_RATE,
+        "drop_feature_rate_1": _DROP_RATE,
+        "drop_feature_rate_2": _DROP_RATE,
+        "tau": Setting(low=0.05, help="below 0.05 float32 loses the loss's precision"),
+        "learning_rate": Setting(low=0, low_open=True),
+        "weight_decay": Setting(low=0),
+        "epochs": Setting(low=1),
+        "batch_size": Setting(None, type="int", low=1, allow_none=True),
+        "seed": Setting(low=0),
+    }
+    """Allowed values of the parameters, checked by :meth:`fit` before any work."""
 
-        def number(name: str, low: float, high: float | None = None, *, low_open: bool = False) -> None:
-            check_number(
-                name,
-                getattr(self, name),
-                low=low,
-                high=high,
-                low_open=low_open,
-                high_open=True,
-                owner="GRACE",
-            )
-
-        for name in ("num_hidden", "num_proj_hidden", "epochs"):
-            integer(name, 1)
-        integer("num_layers", 2)
-        integer("seed", 0)
-        for name in ("drop_edge_rate_1", "drop_edge_rate_2", "drop_feature_rate_1", "drop_feature_rate_2"):
-            number(name, 0.0, 1.0)
-        number("tau", 0.05)
-        number("learning_rate", 0.0, low_open=True)
-        number("weight_decay", 0.0)
-        if self.activation not in ACTIVATIONS:
-            raise ConfigError(
-                f"GRACE: activation must be one of {', '.join(ACTIVATIONS)}, got {self.activation!r}"
-            )
-        if not isinstance(self.normalize_features, (bool, np.bool_)):
+    def _check_params(self) -> dict[str, Any]:
+        """The parameters, checked against :attr:`_parameters` (one ``ConfigError`` line)."""
+        params = self._validate_params()
+        # a bool Setting refuses numpy.bool_, which GRACE has always accepted: checked here
+        if not isinstance(params["normalize_features"], (bool, np.bool_)):
             raise ConfigError(
                 f"GRACE: normalize_features must be True or False, got {self.normalize_features!r}"
             )
-        if self.batch_size is not None:
-            integer("batch_size", 1)
+        return params
 
     @staticmethod
     def _check_graph(graph: Any, verb: str) -> Graph:
@@ -373,33 +370,33 @@ class GRACE(BaseEstimator):
 
     def fit(self, graph: Graph) -> GRACE:
         """Train on ``graph`` for ``epochs`` epochs; set :attr:`embeddings_` and :attr:`loss_history_`."""
-        self._check_params()
+        p = self._check_params()
         graph = self._check_graph(graph, "fit")
         n = graph.num_nodes
         x = self._inputs(graph)
         edges = torch.from_numpy(graph.edge_index)
-        generator = torch.Generator().manual_seed(int(self.seed))
+        generator = torch.Generator().manual_seed(p["seed"])
         with torch.random.fork_rng(devices=[]):
-            torch.manual_seed(int(self.seed))
-            encoder = _Encoder(graph.num_features, self.num_hidden, self.num_layers, self.activation)
-            projection = _Projection(self.num_hidden, self.num_proj_hidden)
+            torch.manual_seed(p["seed"])
+            encoder = _Encoder(graph.num_features, p["num_hidden"], p["num_layers"], p["activation"])
+            projection = _Projection(p["num_hidden"], p["num_proj_hidden"])
         parameters = list(encoder.parameters()) + list(projection.parameters())
-        optimiser = torch.optim.Adam(parameters, lr=self.learning_rate, weight_decay=self.weight_decay)
+        optimiser = torch.optim.Adam(parameters, lr=p["learning_rate"], weight_decay=p["weight_decay"])
         rates = (
-            (self.drop_edge_rate_1, self.drop_feature_rate_1),
-            (self.drop_edge_rate_2, self.drop_feature_rate_2),
+            (p["drop_edge_rate_1"], p["drop_feature_rate_1"]),
+            (p["drop_edge_rate_2"], p["drop_feature_rate_2"]),
         )
-        history = np.empty(self.epochs)
+        history = np.empty(p["epochs"])
         encoder.train()
         projection.train()
-        for epoch in range(self.epochs):
+        for epoch in range(p["epochs"]):
             optimiser.zero_grad()
             views = []
             for edge_rate, feature_rate in rates:
                 kept = edges[:, torch.rand(edges.shape[1], generator=generator) >= edge_rate]
                 keep = (torch.rand(graph.num_features, generator=generator) >= feature_rate).to(torch.float32)
                 views.append(projection(encoder(_mask_columns(x, keep), gcn_norm(kept, n))))
-            loss = grace_loss(views[0], views[1], self.tau, batch_size=self.batch_size)
+            loss = grace_loss(views[0], views[1], p["tau"], batch_size=p["batch_size"])
             loss.backward()
             optimiser.step()
             history[epoch] = float(loss.detach())

@@ -1,17 +1,16 @@
-"""paperzoo plugin ``graph``: hook implementations only.
+"""paperzoo plugin ``graph``: the manifest.
 
 The shared package of the graph-learning plugins (no paper of its own): four node
 classification datasets and the GRACE baseline. Everything is named here and
-pointed at by a ``"module:attr"`` target, imported on first use: listing plugins
-never imports numpy, scipy or torch. The data files are declared here (real URLs,
-sha256, sizes) so that ``paperzoo data fetch|verify`` need no heavy import.
+pointed at by a package-relative ``".module:attr"`` target, imported on first use:
+listing plugins never imports numpy, scipy or torch. The data files are declared
+here (real URLs, sha256, sizes) so that ``paperzoo data fetch|verify`` need no
+heavy import.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from paperzoo import DataFile, DatasetSpec, EstimatorSpec, PluginInfo, hookimpl
+from paperzoo import DataFile, Plugin
 
 PLANETOID_URL = "https://github.com/kimiyoung/planetoid/raw/master/data/"
 """The raw Planetoid files, as PyG downloads them (unchanged since commit af6abf4, 2016)."""
@@ -121,40 +120,25 @@ DATASETS = (
 )
 
 
-@hookimpl
-def paperzoo_plugin_info() -> PluginInfo:
-    return PluginInfo(
-        id="graph",
-        framework="torch",
-        paper="",
-        venue="",
-        url="https://github.com/paperzoo/paperzoo/tree/main/packages/graph",
+plugin = Plugin(
+    "graph",
+    framework="torch",
+    url="https://github.com/paperzoo/paperzoo/tree/main/packages/graph",
+)
+
+plugin.estimator(
+    "grace",
+    ".grace:GRACE",
+    "GRACE (Zhu et al. 2020): two augmented views, GCN encoder, symmetric InfoNCE; node embeddings.",
+)
+
+for name, loader, summary, files, homepage, licence, citation in DATASETS:
+    plugin.dataset(
+        name,
+        f".datasets:{loader}",
+        summary,
+        files=files,
+        homepage=homepage,
+        license=licence,
+        citation=citation,
     )
-
-
-@hookimpl
-def paperzoo_register_estimators(register: Callable[[EstimatorSpec], None]) -> None:
-    register(
-        EstimatorSpec(
-            "graph.grace",
-            "paperzoo_graph.grace:GRACE",
-            "GRACE (Zhu et al. 2020): two augmented views, GCN encoder, symmetric InfoNCE; node embeddings.",
-            framework="torch",
-        )
-    )
-
-
-@hookimpl
-def paperzoo_register_datasets(register: Callable[[DatasetSpec], None]) -> None:
-    for name, loader, summary, files, homepage, licence, citation in DATASETS:
-        register(
-            DatasetSpec(
-                f"graph.{name}",
-                f"paperzoo_graph.datasets:{loader}",
-                summary,
-                files=files,
-                homepage=homepage,
-                license=licence,
-                citation=citation,
-            )
-        )

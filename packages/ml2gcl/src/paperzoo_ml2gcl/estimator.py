@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import time
-from typing import Literal
+from collections.abc import Mapping
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 import scipy.sparse as sp
 import torch
 
-from paperzoo.base import BaseEstimator, check_int, check_is_fitted
+from paperzoo.base import BaseEstimator, check_is_fitted
 from paperzoo.errors import ConfigError
+from paperzoo.settings import Setting
 from paperzoo_graph.graph import Graph, require_graph
 from paperzoo_graph.nn import gcn_norm, to_sparse_csr
 from paperzoo_ml2gcl.encoder import Encoder
@@ -93,24 +95,20 @@ class ML2GCL(BaseEstimator):
         self.binarize = binarize
         self.seed = seed
 
-    def _check_params(self) -> None:
-        for name in ("hidden", "epochs", "block_size"):
-            check_int(name, getattr(self, name), low=1)
-        check_int("num_negatives", self.num_negatives, low=1, allow_none=True)
-        if not self.tau > 0:
-            raise ConfigError(f"tau must be > 0, got {self.tau!r}")
-        if not self.epsilon > 0:
-            raise ConfigError(f"epsilon must be > 0 (it makes G + εI invertible), got {self.epsilon!r}")
-        if not 0 <= self.dropout < 1:
-            raise ConfigError(f"dropout must be in [0, 1), got {self.dropout!r}")
-        if not self.lr > 0 or self.weight_decay < 0:
-            raise ConfigError(
-                f"need lr > 0 and weight_decay ≥ 0, got lr={self.lr!r}, weight_decay={self.weight_decay!r}"
-            )
-        if self.weights not in WEIGHT_METHODS:
-            raise ConfigError(f"unknown weights {self.weights!r}; choose one of {', '.join(WEIGHT_METHODS)}")
-        if self.negatives not in NEGATIVES:
-            raise ConfigError(f"unknown negatives {self.negatives!r}; choose one of {', '.join(NEGATIVES)}")
+    _parameters: ClassVar[Mapping[str, Setting]] = {
+        "hidden": Setting(low=1),
+        "tau": Setting(low=0, low_open=True),
+        "epsilon": Setting(low=0, low_open=True, help="makes G + εI invertible"),
+        "weights": Setting(choices=WEIGHT_METHODS),
+        "negatives": Setting(choices=NEGATIVES),
+        "num_negatives": Setting(None, type="int", low=1, allow_none=True, help="none: the exact loss"),
+        "block_size": Setting(low=1),
+        "dropout": Setting(low=0, high=1, high_open=True),
+        "lr": Setting(low=0, low_open=True),
+        "weight_decay": Setting(low=0),
+        "epochs": Setting(low=1),
+    }
+    """Allowed values of the parameters, checked by :meth:`fit` before any work."""
 
     def _features(self, graph: Graph) -> np.ndarray:
         return (graph.x > 0).astype(np.float32) if self.binarize else graph.x
@@ -120,18 +118,18 @@ class ML2GCL(BaseEstimator):
         require_graph(graph, "ML2GCL.fit")
         if graph.num_nodes < 2 or graph.num_edges == 0:
             raise ConfigError(f"{graph.name}: need at least 2 nodes and one edge, got {graph!r}")
-        self._check_params()
+        p: dict[str, Any] = self._validate_params()
         x = self._features(graph)
         start = time.perf_counter()
-        weights = neighbour_weights(x, graph.edge_index, epsilon=self.epsilon, method=self.weights)
+        weights = neighbour_weights(x, graph.edge_index, epsilon=p["epsilon"], method=p["weights"])
         weights_s = time.perf_counter() - start
 
         loss_fn = ContrastiveLoss(
             weights,
-            tau=self.tau,
-            negatives=self.negatives,
-            num_negatives=self.num_negatives,
-            block_size=self.block_size,
+            tau=p["tau"],
+            negatives=p["negatives"],
+            num_negatives=p["num_negatives"],
+            block_size=p["block_size"],
         )
         features = _as_input(x)
         adj = gcn_norm(graph.edge_index, graph.num_nodes)
@@ -139,11 +137,11 @@ class ML2GCL(BaseEstimator):
         with torch.random.fork_rng(devices=[]):
             torch.manual_seed(self.seed)
             generator = torch.Generator().manual_seed(self.seed + 1)
-            encoder = Encoder(graph.num_features, self.hidden, dropout=self.dropout)
-            optimiser = torch.optim.Adam(encoder.parameters(), lr=self.lr, weight_decay=self.weight_decay)
+            encoder = Encoder(graph.num_features, p["hidden"], dropout=p["dropout"])
+            optimiser = torch.optim.Adam(encoder.parameters(), lr=p["lr"], weight_decay=p["weight_decay"])
             history = []
             encoder.train()
-            for _ in range(self.epochs):
+            for _ in range(p["epochs"]):
                 optimiser.zero_grad()
                 loss = loss_fn(encoder(features, adj), generator=generator)
                 loss.backward()
