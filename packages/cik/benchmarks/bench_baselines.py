@@ -20,13 +20,22 @@ from pathlib import Path
 import numpy as np
 
 from paperzoo.benchmarking import write_benchmark
+from paperzoo.references import find_reference
 from paperzoo_cik.direct_prompt import ForecastFailedError, make_prompt
 from paperzoo_cik.forecasters import make_forecaster
 from paperzoo_cik.metrics import aggregate, rcrps_instance, rcrps_variance
-from paperzoo_cik.plugin import PAPER_RCRPS
+from paperzoo_cik.plugin import ALL_INSTANCES, plugin
 from paperzoo_cik.tasks import load_tasks
 
 STATISTICAL = ["oracle", "random", "naive", "seasonal-naive", "exp-smoothing", "ets", "arima"]
+BENCHMARK = next(s for s in plugin.experiments if s.name == "cik.benchmark")
+
+
+def _paper(name: str) -> float | None:
+    """Table 1's aggregate RCRPS of ``name`` (the manifest's reference), if the paper gives one."""
+    setting = f"forecaster={name}, instances={ALL_INSTANCES}"
+    ref = find_reference(BENCHMARK.references, "aggregate RCRPS", setting, {})
+    return None if ref is None else ref.value
 
 
 def _score(forecaster, instances) -> dict:
@@ -72,7 +81,7 @@ def main() -> None:
     rows = []
     for name in args.forecasters:
         f = make_forecaster(name)
-        paper = PAPER_RCRPS.get(name)
+        paper = _paper(name)
         row = {"forecaster": name, **_score(f, tasks), "paper": paper, "fallbacks": len(f.fallbacks_)}
         row["relative_gap"] = None if paper is None else row["rcrps"] / paper - 1
         rows.append(row)

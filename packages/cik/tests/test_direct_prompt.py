@@ -7,13 +7,13 @@ import pytest
 
 from paperzoo.data import locate_unverified
 from paperzoo.errors import ConfigError
-from paperzoo_cik import plugin
 from paperzoo_cik.direct_prompt import DirectPrompt, ForecastFailedError, make_prompt, parse_forecast
 from paperzoo_cik.forecasters import make_forecaster
+from paperzoo_cik.plugin import TASKS_FILE
 
 pytest.importorskip("paperzoo_llm")
 pytestmark = pytest.mark.skipif(
-    locate_unverified(plugin.TASKS_FILE) is None, reason="cik/all_tasks.json not available"
+    locate_unverified(TASKS_FILE) is None, reason="cik/all_tasks.json not available"
 )
 
 
@@ -97,7 +97,7 @@ def test_too_few_valid_samples_fail_in_one_line(inst) -> None:
 @pytest.mark.parametrize("bad", [0, -1, 2.5, True])
 def test_bad_retry_settings_are_rejected_before_any_call(inst, bad) -> None:
     backend, calls = _scripted(lambda m, p, i, c: _answer(inst))
-    with pytest.raises(ConfigError, match="direct-prompt: n_retries must be an integer ≥ 1"):
+    with pytest.raises(ConfigError, match="DirectPrompt: n_retries must be an integer ≥ 1"):
         DirectPrompt(model=backend, n_retries=bad).forecast(inst)
     assert calls == []
 

@@ -7,12 +7,12 @@ import pytest
 
 from paperzoo.data import locate_unverified
 from paperzoo.errors import ConfigError
-from paperzoo_cik import plugin
 from paperzoo_cik.forecasters import FORECASTERS, make_forecaster
 from paperzoo_cik.metrics import aggregate, rcrps_instance
+from paperzoo_cik.plugin import TASKS_FILE
 
 pytestmark = pytest.mark.skipif(
-    locate_unverified(plugin.TASKS_FILE) is None, reason="cik/all_tasks.json not available"
+    locate_unverified(TASKS_FILE) is None, reason="cik/all_tasks.json not available"
 )
 
 
@@ -68,7 +68,7 @@ def test_unknown_forecaster_names_the_choices() -> None:
 
 
 def test_too_few_samples_is_rejected(tasks) -> None:
-    with pytest.raises(ConfigError, match="naive: n_samples must be an integer ≥ 2"):
+    with pytest.raises(ConfigError, match="Naive: n_samples must be an integer ≥ 2, got 1"):
         make_forecaster("naive", n_samples=1).forecast(tasks[0])
 
 

@@ -11,10 +11,10 @@ import pytest
 
 from paperzoo.data import locate_unverified
 from paperzoo.errors import DataError
-from paperzoo_cik import plugin
+from paperzoo_cik.plugin import TASKS_FILE
 
 pytestmark = pytest.mark.skipif(
-    locate_unverified(plugin.TASKS_FILE) is None, reason="cik/all_tasks.json not available"
+    locate_unverified(TASKS_FILE) is None, reason="cik/all_tasks.json not available"
 )
 
 
@@ -74,7 +74,7 @@ def test_filter_by_context_type_and_domain(tasks) -> None:
 def test_malformed_line_fails_with_file_and_line(tmp_path) -> None:
     from paperzoo_cik.tasks import load_tasks
 
-    good = json.loads(locate_unverified(plugin.TASKS_FILE).read_text().splitlines()[0])
+    good = json.loads(locate_unverified(TASKS_FILE).read_text().splitlines()[0])
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(good) + "\n{not json\n")
     with pytest.raises(DataError, match=r"bad.json:2: not JSON"):

@@ -4,9 +4,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from paperzoo.host import PluginHost, reset_host
-from paperzoo_llm import plugin
+from paperzoo.host import PluginHost
 from paperzoo_llm.backends.scripted import ScriptedBackend
+from paperzoo_llm.plugin import plugin
 from paperzoo_llm.server import LLMServer
 
 
@@ -18,11 +18,7 @@ def server() -> Iterator[LLMServer]:
 
 
 @pytest.fixture
-def host(tmp_path: object, monkeypatch: pytest.MonkeyPatch) -> Iterator[PluginHost]:
-    """A host with only the llm plugin, as the process-wide host."""
-    monkeypatch.setenv("PAPERZOO_HOME", str(tmp_path))
-    h = PluginHost(entry_points=False)
-    h.register(plugin, name="llm")
-    reset_host(h)
-    yield h
-    reset_host(None)
+def host(paperzoo_host: PluginHost) -> PluginHost:
+    """A fresh home and a host with only the llm plugin, as the process-wide host."""
+    paperzoo_host.register(plugin)
+    return paperzoo_host

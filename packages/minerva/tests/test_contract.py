@@ -1,24 +1,22 @@
-"""The core's contract suites, the issue's acceptance anchors, and bad settings."""
+"""The core's generated contract tests, the issue's acceptance anchors, and bad settings."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-from typing import Any, ClassVar
+import re
+from typing import Any
 
 import pytest
 
 from paperzoo.data import locate_unverified
 from paperzoo.errors import ConfigError, UnknownNameError
+from paperzoo.host import PluginHost
 from paperzoo.runs import RunRequest, execute
-from paperzoo.testing import DatasetContract, ExperimentContract
-from paperzoo_minerva import plugin
+from paperzoo.testing import PluginContract
 from paperzoo_minerva.context import get_tokenizer
-from paperzoo_minerva.experiments import SNAPSHOT_YES_SHARE
+from paperzoo_minerva.plugin import SNAPSHOT_FILES, SNAPSHOT_YES_SHARE, plugin
 from paperzoo_minerva.responders import make_responder
 from paperzoo_minerva.runner import evaluate
-from paperzoo_minerva.snapshot import SNAPSHOT_FILES, load_snapshot
+from paperzoo_minerva.snapshot import load_snapshot
 from paperzoo_minerva.suite_stats import suite_statistics
 from paperzoo_minerva.tasks import generate_suite
 
@@ -28,30 +26,18 @@ needs_snapshot = pytest.mark.skipif(
 )
 
 
-class TestSnapshotDataset(DatasetContract):
+SNAPSHOT = next(s for s in plugin.experiments if s.name == "minerva.snapshot")
+
+
+class TestMinerva(PluginContract):
     plugin = plugin
-    dataset = "minerva.snapshot"
 
 
-@needs_snapshot
-class TestSnapshotExperiment(ExperimentContract):
-    plugin = plugin
-    experiment = "minerva.snapshot"
-    smoke_overrides: ClassVar[dict[str, Any]] = {"limit": 1}
-
-
-@needs_snapshot
-class TestGeneratedExperiment(ExperimentContract):
-    plugin = plugin
-    experiment = "minerva.generated"
-    smoke_overrides: ClassVar[dict[str, Any]] = {"limit": 1, "tasks": ["string_search_word", "set_state"]}
-
-
-def test_plugin_module_imports_nothing_heavy() -> None:
-    heavy = {"numpy", "tiktoken", "torch", "paperzoo_llm", "english_words"}
-    code = f"import sys, {plugin.__name__}; print(sorted({heavy!r} & set(sys.modules)))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"
+@pytest.fixture
+def minerva_host(paperzoo_host: PluginHost) -> PluginHost:
+    """A fresh home and a host with only the minerva plugin, as the process-wide host."""
+    paperzoo_host.register(plugin)
+    return paperzoo_host
 
 
 def _answers(responder: str, instances: list[Any]) -> dict[str, str]:
@@ -85,29 +71,53 @@ def test_generated_suite_matches_the_snapshot_statistics() -> None:
 
 
 @pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        ({"responder": []}, "responder must be a list of ≥ 1"),
+        ({"max_tokens": 0}, "max_tokens must be an integer ≥ 1, got 0"),
+        ({"max_concurrency": 0}, "max_concurrency must be an integer ≥ 1, got 0"),
+        ({"limit": -1}, "limit must be an integer ≥ 0, got -1"),
+        ({"tasks": [1]}, "tasks[0] must be a string, got 1"),
+    ],
+)
+def test_bad_settings_are_one_clear_error(setting: dict[str, Any], message: str) -> None:
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        SNAPSHOT.settings_for("smoke", setting)
+
+
+@needs_snapshot
+@pytest.mark.parametrize(
     ("overrides", "error", "match"),
     [
-        ({"responder": []}, ConfigError, "non-empty list"),
         ({"responder": ["oracle", "oracle"]}, ConfigError, "without repeats"),
-        ({"max_tokens": 0}, ConfigError, "max_tokens"),
         ({"tasks": ["needle"]}, UnknownNameError, "unknown Minerva task 'needle'"),
     ],
 )
-def test_bad_settings_fail_with_a_clear_error(
-    overrides: dict[str, Any],
-    error: type[Exception],
-    match: str,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
+def test_bad_settings_of_the_run_fail_with_a_clear_error(
+    overrides: dict[str, Any], error: type[Exception], match: str, minerva_host: PluginHost
 ) -> None:
-    from paperzoo.host import PluginHost, reset_host
+    with pytest.raises(error, match=match):
+        execute(
+            RunRequest("minerva.snapshot", "smoke", 0, overrides=overrides), host=minerva_host, reraise=True
+        )
 
-    monkeypatch.setenv("PAPERZOO_HOME", str(tmp_path))
-    host = PluginHost(entry_points=False)
-    host.register(plugin, name="minerva")
-    reset_host(host)
-    try:
-        with pytest.raises(error, match=match):
-            execute(RunRequest("minerva.snapshot", "smoke", 0, overrides=overrides), host=host, reraise=True)
-    finally:
-        reset_host(None)
+
+@needs_snapshot
+def test_anchors_fill_the_reference_column_with_their_sources(minerva_host: PluginHost) -> None:
+    """Whole yes/no tasks: always-yes gets the manifest's balance; the oracle 1 on every task."""
+    overrides = {"tasks": sorted(SNAPSHOT_YES_SHARE), "limit": 0}
+    outcome = execute(
+        RunRequest("minerva.snapshot", "smoke", 0, overrides=overrides), host=minerva_host, reraise=True
+    )
+    headline = [r for r in outcome.result.rows if r.setting.startswith("responder=") and ", task=" in r.setting
+                and not r.metric.endswith("exact_match_strict")]  # fmt: skip
+    assert len(headline) == 2 * len(SNAPSHOT_YES_SHARE)
+    for row in headline:
+        task = row.setting.split("task=")[1]
+        expected = 1.0 if "responder=oracle" in row.setting else SNAPSHOT_YES_SHARE[task]
+        assert row.paper == pytest.approx(expected) and row.value == pytest.approx(expected), row
+        assert row.ref_kind == "oracle" and row.ref_source, row
+    limited = execute(
+        RunRequest("minerva.snapshot", "smoke", 0, overrides={**overrides, "limit": 3}), host=minerva_host
+    )
+    assert all(r.paper is None for r in limited.result.rows if "responder=always-yes" in r.setting)

@@ -47,7 +47,8 @@ __all__ = ["BAD_NUMBERS", "HEAVY_MODULES", "MEASURED_UNITS", "Example", "PluginC
 
 HEAVY_MODULES: frozenset[str] = frozenset(
     {"numpy", "scipy", "pandas", "torch", "jax", "jaxlib", "flax", "optax", "orbax", "tensorflow",
-     "transformers", "sklearn", "statsmodels", "matplotlib", "mlflow", "ray", "openai", "networkx"}
+     "transformers", "tiktoken", "sklearn", "statsmodels", "matplotlib", "mlflow", "sqlalchemy", "ray", "openai",
+     "networkx"}
 )  # fmt: skip
 """Top-level modules a ``plugin.py`` must not import (listing plugins stays instant)."""
 

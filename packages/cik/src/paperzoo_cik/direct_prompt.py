@@ -18,12 +18,13 @@ therefore lose more completions to rejection.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from paperzoo.base import check_int
 from paperzoo.errors import PaperzooError
+from paperzoo.settings import Setting
 from paperzoo_cik.forecasters import Forecaster
 
 if TYPE_CHECKING:
@@ -107,6 +108,12 @@ class DirectPrompt(Forecaster):
     """
 
     name = "direct-prompt"
+    _parameters: ClassVar[Mapping[str, Setting]] = {
+        **Forecaster._parameters,
+        "n_retries": Setting(low=1),
+        "batch_size_on_retry": Setting(low=1),
+        "max_tokens": Setting(None, type="int", low=1, allow_none=True),
+    }
 
     def __init__(
         self,
@@ -143,9 +150,6 @@ class DirectPrompt(Forecaster):
         return self.backend_
 
     def _forecast(self, instance, rng):
-        check_int("n_retries", self.n_retries, low=1, owner=self.name)
-        check_int("batch_size_on_retry", self.batch_size_on_retry, low=1, owner=self.name)
-        check_int("max_tokens", self.max_tokens, low=1, allow_none=True, owner=self.name)
         if not hasattr(self, "completions_"):
             self.completions_: dict[str, tuple[int, int]] = {}
         messages = [

@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import inspect
 import warnings
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
-from paperzoo.base import BaseEstimator, check_int
+from paperzoo.base import BaseEstimator
 from paperzoo.errors import ConfigError
+from paperzoo.settings import Setting
 
 if TYPE_CHECKING:
     from paperzoo_cik.tasks import TaskInstance
@@ -56,6 +58,11 @@ class Forecaster(BaseEstimator):
     """
 
     name = "forecaster"
+    _parameters: ClassVar[Mapping[str, Setting]] = {
+        "n_samples": Setting(low=2, help="the unbiased CRPS needs 2"),
+        "seed": Setting(low=0),
+    }
+    """Allowed values of the parameters, checked by :meth:`forecast` before any work."""
 
     def __init__(self, n_samples: int = 25, seed: int = 0):
         self.n_samples = n_samples
@@ -67,8 +74,7 @@ class Forecaster(BaseEstimator):
 
     def forecast(self, instance: TaskInstance) -> np.ndarray:
         """(n_samples, horizon) sample paths for ``instance``."""
-        check_int("n_samples", self.n_samples, low=2, owner=self.name)  # the unbiased CRPS needs 2
-        check_int("seed", self.seed, low=0, owner=self.name)
+        self._validate_params()
         if not hasattr(self, "fallbacks_"):
             self.fallbacks_: dict[str, str] = {}
         out = np.asarray(self._forecast(instance, self._rng(instance)), dtype=float)
@@ -249,6 +255,7 @@ class ARIMA(Forecaster):
     """Non-seasonal ARIMA(p, d, q), d by KPSS, p, q ≤ ``max_order`` by AICc (statsmodels)."""
 
     name = "arima"
+    _parameters: ClassVar[Mapping[str, Setting]] = {**Forecaster._parameters, "max_order": Setting(low=0)}
 
     def __init__(self, n_samples: int = 25, seed: int = 0, max_order: int = 2):
         super().__init__(n_samples, seed)

@@ -21,7 +21,7 @@ import numpy as np
 
 from paperzoo.data import fetch
 from paperzoo.errors import DataError
-from paperzoo_cik import plugin
+from paperzoo_cik.plugin import CONTEXT_TYPES, TASKS_FILE
 
 __all__ = [
     "CONTEXT_TYPES",
@@ -34,17 +34,6 @@ __all__ = [
     "load_tasks",
     "parse_instance",
 ]
-
-TASKS_FILE = plugin.TASKS_FILE
-
-#: The paper's context types, keyed by the data's ``context_sources`` codes.
-CONTEXT_TYPES = {
-    "c_i": "intemporal",
-    "c_h": "historical",
-    "c_f": "future",
-    "c_cov": "covariate",
-    "c_causal": "causal",
-}
 
 #: Domain of each task family, by a prefix/substring of the task name [reconstructed from the names].
 _DOMAIN_RULES: tuple[tuple[str, str], ...] = (

@@ -1,4 +1,4 @@
-"""paperzoo plugin ``llm``: adds the backend hook, the built-in backends and ``paperzoo llm``.
+"""paperzoo plugin ``llm``: the manifest, adding the backend hook, the built-in backends and ``paperzoo llm``.
 
 Imports nothing heavy: the backends (openai, transformers, torch) load on first use.
 """
@@ -8,35 +8,25 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-import pluggy
-
-from paperzoo import PluginInfo, hookimpl
+from paperzoo import Plugin
 
 if TYPE_CHECKING:
     import click
+    import pluggy
 
     from paperzoo_llm.registry import BackendSpec
 
-
-@hookimpl
-def paperzoo_plugin_info() -> PluginInfo:
-    return PluginInfo(
-        id="llm",
-        framework="python",
-        paper="",
-        venue="",
-        url="https://github.com/paperzoo/paperzoo/tree/main/packages/llm",
-    )
+plugin = Plugin("llm", framework="python", url="https://github.com/paperzoo/paperzoo/tree/main/packages/llm")
 
 
-@hookimpl
+@plugin.hook
 def paperzoo_addhooks(pluginmanager: pluggy.PluginManager) -> None:
     from paperzoo_llm import hookspecs
 
     pluginmanager.add_hookspecs(hookspecs)
 
 
-@hookimpl(optionalhook=True)
+@plugin.hook(optionalhook=True)
 def paperzoo_llm_backends(register: Callable[[BackendSpec], None]) -> None:
     from paperzoo_llm.registry import BackendSpec
 
@@ -48,7 +38,7 @@ def paperzoo_llm_backends(register: Callable[[BackendSpec], None]) -> None:
                          "A local Hugging Face or GGUF model, in process (CPU)."))  # fmt: skip
 
 
-@hookimpl
+@plugin.hook
 def paperzoo_register_commands(cli: click.Group) -> None:
     from paperzoo_llm.cli import llm
 

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from paperzoo.errors import ConfigError
+from paperzoo.references import Ref
 from paperzoo.results import Result
 from paperzoo_minerva.context import get_tokenizer
 from paperzoo_minerva.instance import Instance, write_suite
@@ -51,34 +52,19 @@ def _select(instances: Sequence[Instance], tasks: Sequence[str], limit: int) -> 
     return chosen
 
 
-SNAPSHOT_YES_SHARE = {
-    "string_search_word": 25 / 50,
-    "string_search_sequence": 40 / 80,
-    "compare_positions": 45 / 75,
-    "group_association": 20 / 40,
-    "alternating_group_association": 25 / 50,
-    "check_association": 25 / 50,
-}
-"""The published snapshot's yes/no balance (yes / all), which "always yes" must score."""
+ORACLE = Ref(1.0, "the oracle answers every prompt with its reference", kind="oracle")
+"""What the oracle scores on every task (the yes/no balances of "always yes" are in the manifest)."""
 
-
-def _expected(responder: str, task: str, *, whole_tasks: bool) -> float | None:
-    """The anchor of a responder on a task: oracle 1; always-yes the balance (whole tasks only)."""
-    if responder == "oracle":
-        return 1.0
-    if responder == "always-yes" and whole_tasks:
-        return SNAPSHOT_YES_SHARE.get(task)
-    return None
+SNAPSHOT = "statistics of the published snapshot"
+"""Source of the reference values of ``minerva.generated``'s statistics rows."""
 
 
 def _answer(run: Run, instances: list[Instance], settings: Mapping[str, Any]) -> Result:
     """Answer ``instances`` with every responder in ``settings["responder"]``; one row per task each."""
-    if settings["max_tokens"] < 1 or settings["max_concurrency"] < 1:
-        raise ConfigError("max_tokens and max_concurrency must be at least 1")
     specs = list(settings["responder"])
-    if not specs or len(set(specs)) != len(specs):
+    if len(set(specs)) != len(specs):
         raise ConfigError(
-            f"responder must be a non-empty list without repeats, got {specs!r}",
+            f"responder must be a list without repeats, got {specs!r}",
             hint="e.g. --set responder=oracle,transformers:smollm2",
         )
     options: dict[str, Any] = {"base_url": settings["base_url"]} if settings["base_url"] else {}
@@ -102,8 +88,8 @@ def _answer(run: Run, instances: list[Instance], settings: Mapping[str, Any]) ->
         summary = summarise(scores)
         for s in scores:
             setting = {"responder": responder.name, "task": s.task}
-            paper = _expected(responder.name, s.task, whole_tasks=not settings["limit"])
-            result.add(f"{s.category}: {s.primary}", s.value, paper=paper, setting=setting)
+            ref = ORACLE if responder.name == "oracle" else None
+            result.add(f"{s.category}: {s.primary}", s.value, setting=setting, ref=ref)
             if "exact_match_strict" in s.scores:
                 result.add(
                     f"{s.category}: exact_match_strict", s.scores["exact_match_strict"], setting=setting
@@ -153,16 +139,17 @@ def generated(run: Run) -> Result:
         ours = suite_statistics(suite, lambda t: len(encode(t)))
         theirs = suite_statistics(load_snapshot(sorted(ours)), lambda t: len(encode(t)))
         for task, stats in ours.items():
-            ref = theirs.get(task)
-            if ref is None:
+            published = theirs.get(task)
+            if published is None:
                 continue
-            result.add("instances", stats.count, paper=ref.count, setting={"task": task})
-            result.add("context tokens (mean)", stats.context_tokens, paper=ref.context_tokens, unit="tokens",
-                       setting={"task": task})  # fmt: skip
-            if stats.yes_share is not None and ref.yes_share is not None:
-                result.add(
-                    "share of 'yes' references", stats.yes_share, paper=ref.yes_share, setting={"task": task}
-                )
+            cell = {"task": task}
+            result.add("instances", stats.count, setting=cell,
+                       ref=Ref(published.count, SNAPSHOT, kind="official-code"))  # fmt: skip
+            result.add("context tokens (mean)", stats.context_tokens, unit="tokens", setting=cell,
+                       ref=Ref(published.context_tokens, SNAPSHOT, kind="official-code"))  # fmt: skip
+            if stats.yes_share is not None and published.yes_share is not None:
+                result.add("share of 'yes' references", stats.yes_share, setting=cell,
+                           ref=Ref(published.yes_share, SNAPSHOT, kind="official-code"))  # fmt: skip
     result.notes = (
         f"A suite generated with seed {run.seed} ({len(suite)} instances, {len({i.task for i in suite})} tasks); 'paper' on the "
         "statistics rows is the published snapshot's value."
