@@ -395,3 +395,13 @@ def test_plugins_command_loads_no_run_machinery() -> None:
         "with contextlib.redirect_stdout(io.StringIO()):\n    main(['plugins'])"
     )
     assert not loaded & (RUNTIME - {"paperzoo.cli"}), sorted(loaded & RUNTIME)
+
+
+def test_choice_list_is_a_non_empty_list_of_choices() -> None:
+    setting = Setting.choice_list(("a", "b"), default=["b"])
+    assert setting.default == ["b"]
+    assert setting.check("x", ("a", "b")) == ["a", "b"]
+    with pytest.raises(ConfigError, match="x\\[0\\] must be one of 'a', 'b', got 'c'"):
+        setting.check("x", ["c"])
+    with pytest.raises(ConfigError, match="x must be a list of ≥ 1"):
+        setting.check("x", [])

@@ -105,6 +105,19 @@ class Setting:
         if self.choices is not None:
             object.__setattr__(self, "choices", tuple(self.choices))
 
+    @classmethod
+    def choice_list(
+        cls, choices: Sequence[Any], default: Sequence[Any] | None = None, *, help: str = ""
+    ) -> Setting:
+        """A non-empty list of values from ``choices`` (default: all of them), e.g. the methods to compare.
+
+        >>> Setting.choice_list(("ours", "baseline")).describe()
+        "list of ≥ 1 (one of 'ours', 'baseline')"
+        """
+        choices = tuple(choices)
+        return cls(list(choices if default is None else default), each=cls(choices[0], choices=choices),
+                   min_len=1, help=help)  # fmt: skip
+
     @property
     def kind(self) -> str | None:
         """The declared or inferred type name (``None``: any)."""

@@ -59,7 +59,7 @@ plugin.dataset("wikitext-2", ".text:load_wikitext2",
 
 LM_SETTINGS = {
     "corpus": Setting("tinyshakespeare", choices=("tinyshakespeare", "wikitext-2")),
-    "attentions": Setting(["softmax", "laser"], each=Setting("laser", choices=("softmax", "laser")), min_len=1),
+    "attentions": Setting.choice_list(("softmax", "laser")),
     "laser_shift": Setting("global", choices=("global", "prefix"), help="LASER's shift m under the causal mask"),
     "seeds": Setting(3, low=1, help="training runs per attention"),
     "d_model": Setting(64, low=1),
