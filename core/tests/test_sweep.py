@@ -105,3 +105,10 @@ def test_huge_sweeps_are_refused_before_expanding() -> None:
         parse_seeds(str(2**63))
     with pytest.raises(ConfigError, match="combinations"):
         expand_grid({"a": list(range(200)), "b": list(range(200))})
+
+
+def test_json_list_of_strings_keeps_the_strings() -> None:
+    from paperzoo.sweep import coerce
+
+    assert coerce("bases", '["linear", "random-forest"]', ["linear"]) == ["linear", "random-forest"]
+    assert coerce("sizes", "[10, 100]", [1]) == [10, 100]

@@ -86,7 +86,10 @@ def coerce(key: str, raw: str, default: Any) -> Any:
             if text.startswith(("[", "{")):
                 value = _finite(json.loads(text))
                 if isinstance(value, list) and item_default is not None:
-                    value = [coerce(key, json.dumps(item), item_default) for item in value]
+                    value = [
+                        coerce(key, item if isinstance(item, str) else json.dumps(item), item_default)
+                        for item in value
+                    ]
             else:
                 value = [
                     coerce(key, item, "" if item_default is None else item_default) for item in _split(text)

@@ -1,80 +1,83 @@
-"""The core's contract suites on the filters, experiments and dataset; URL data and oracles."""
+"""The core's generated contract tests for everything the elbf manifest declares; URL data."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
+import re
 from collections import Counter
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 import pytest
 
 from paperzoo.data import locate_unverified
-from paperzoo.errors import DataError
-from paperzoo.testing import DatasetContract, EstimatorContract, ExperimentContract
-from paperzoo_elbf import plugin
-from paperzoo_elbf.filters import EnsembleLearnedBloomFilter, LearnedBloomFilter
+from paperzoo.errors import ConfigError, DataError
+from paperzoo.testing import Example, PluginContract
+from paperzoo_elbf.filters import (
+    EnsembleLearnedBloomFilter,
+    LearnedBloomFilter,
+    PartitionedLearnedBloomFilter,
+    SandwichedLearnedBloomFilter,
+)
+from paperzoo_elbf.plugin import METHODS, URL_FILE, plugin
 from paperzoo_elbf.synthetic import synthetic_scores
 
 DATA = synthetic_scores(300, 3_000, 500, sizes=[150, 300], seed=1)
 X = np.concatenate([DATA.keys, DATA.holdout])
 Y = np.r_[np.ones(300, dtype=int), np.zeros(3_000, dtype=int)]
+SINGLE = {
+    "lbf": LearnedBloomFilter,
+    "sandwiched-lbf": SandwichedLearnedBloomFilter,
+    "plbf": PartitionedLearnedBloomFilter,
+}
 
 needs_urls = pytest.mark.skipif(
-    locate_unverified(plugin.URL_FILE) is None,
+    locate_unverified(URL_FILE) is None,
     reason="urls/urldata.csv not available (set PAPERZOO_DATA_MIRROR)",
 )
 
 
-class TestLearnedBloomFilterContract(EstimatorContract):
-    def make_estimator(self) -> LearnedBloomFilter:
-        return LearnedBloomFilter(DATA.oracles[1], bits_per_key=6)
-
-    def fit_args(self) -> tuple[Any, ...]:
-        return (X, Y)
-
-    def fitted_output(self, estimator: LearnedBloomFilter) -> Any:
-        return estimator.predict(DATA.test)
+def _answers(estimator: Any) -> Any:
+    return estimator.predict(DATA.test)
 
 
-class TestEnsembleContract(EstimatorContract):
-    def make_estimator(self) -> EnsembleLearnedBloomFilter:
-        return EnsembleLearnedBloomFilter(list(DATA.oracles), groups=list(DATA.groups), bits_per_key=6)
-
-    def fit_args(self) -> tuple[Any, ...]:
-        return (X, Y)
-
-    def fitted_output(self, estimator: EnsembleLearnedBloomFilter) -> Any:
-        return estimator.predict(DATA.test)
-
-
-class TestSyntheticExperiment(ExperimentContract):
+class TestElbf(PluginContract):
     plugin = plugin
-    experiment = "elbf.synthetic"
-    smoke_overrides: ClassVar[dict[str, Any]] = {"n_keys": 300, "n_holdout": 3_000, "n_test": 5_000,
-                                                 "bits_per_key": [6.0], "sizes_per_key": [0.5, 2.0]}  # fmt: skip
+
+    def estimator_example(self, name: str) -> Example:
+        if name == "ensemble-lbf":
+            estimator = EnsembleLearnedBloomFilter(
+                list(DATA.oracles), groups=list(DATA.groups), bits_per_key=6
+            )
+        else:
+            estimator = SINGLE[name](DATA.oracles[1], bits_per_key=6)
+        return Example(estimator, fit_args=(X, Y), fitted_output=_answers)
 
 
-@needs_urls
-class TestUrlExperiment(ExperimentContract):
-    plugin = plugin
-    experiment = "elbf.urls"
-    smoke_overrides: ClassVar[dict[str, Any]] = {
-        "n_train": 1_000, "n_holdout": 2_000, "n_test": 2_000, "bits_per_key": [8.0], "host_bits": [6],
-        "tree_depths": [2], "methods": ["bloom", "lbf", "ensemble"],
-    }  # fmt: skip
+def test_the_manifest_names_every_method() -> None:
+    from paperzoo_elbf import compare
+
+    assert list(compare.METHODS) == METHODS
 
 
-class TestUrlDataset(DatasetContract):
-    plugin = plugin
-    dataset = "elbf.malicious-urls"
+BAD = {  # (experiment, setting, value): what the one-line error says
+    ("synthetic", "bits_per_key", ()): "bits_per_key must be a list of ≥ 1",
+    ("synthetic", "bits_per_key", (2.0, 0.0)): "bits_per_key[1] must be a number > 0",
+    ("synthetic", "methods", ("lbf", "magic")): "methods[1] must be one of 'bloom'",
+    ("synthetic", "n_test", 0): "n_test must be an integer ≥ 1",
+    ("synthetic", "correlations", (1.5,)): "correlations[0] must be a number in [0, 1]",
+    ("synthetic", "sizes_per_key", (0.0,)): "sizes_per_key[0] must be a number > 0",
+    ("urls", "host_bits", (0,)): "host_bits[0] must be an integer in [1, 30]",
+    ("urls", "tree_depths", ()): "tree_depths must be a list of ≥ 1",
+    ("urls", "n_train", -1): "n_train must be an integer ≥ 1",
+}
 
 
-def test_plugin_module_imports_no_numerics() -> None:
-    code = f"import sys, {plugin.__name__}; print(sorted({{'numpy', 'sklearn', 'faker'}} & set(sys.modules)))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"
+@pytest.mark.parametrize(("case", "message"), BAD.items(), ids=[f"{e}-{k}" for e, k, _ in BAD])
+def test_each_bad_setting_is_refused_in_one_line(case: tuple, message: str) -> None:
+    experiment, key, value = case
+    spec = {s.name: s for s in plugin.experiments}[f"elbf.{experiment}"]
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        spec.settings_for("smoke", {key: list(value) if isinstance(value, tuple) else value})
 
 
 @needs_urls

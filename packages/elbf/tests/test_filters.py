@@ -111,8 +111,14 @@ def test_bad_settings_fail_clearly() -> None:
     data, X, y = _problem(200, 1_000, 10)
     with pytest.raises(BudgetError, match="does not fit the oracle"):
         LearnedBloomFilter(data.oracles[3], bits_per_key=0.5).fit(X, y)
-    with pytest.raises(ConfigError, match="bits_per_key must be positive"):
+    with pytest.raises(ConfigError, match="LearnedBloomFilter: bits_per_key must be a number > 0, got 0"):
         LearnedBloomFilter(data.oracles[0], bits_per_key=0).fit(X, y)
+    with pytest.raises(ConfigError, match="budget_bits must be a number > 0 or none, got -5"):
+        SandwichedLearnedBloomFilter(data.oracles[0], budget_bits=-5).fit(X, y)
+    with pytest.raises(ConfigError, match="n_regions must be an integer ≥ 1, got 0"):
+        PartitionedLearnedBloomFilter(data.oracles[0], n_regions=0).fit(X, y)
+    with pytest.raises(ConfigError, match="min_oracles must be an integer ≥ 1, got 0"):
+        EnsembleLearnedBloomFilter(data.oracles, min_oracles=0).fit(X, y)
     with pytest.raises(ConfigError, match="score\\(items\\) and size_in_bits"):
         LearnedBloomFilter(object()).fit(X, y)
     with pytest.raises(ConfigError, match="no oracles"):

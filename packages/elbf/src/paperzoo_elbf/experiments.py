@@ -1,6 +1,6 @@
 """Experiments: FPR against bits per key, on synthetic scores and on malicious URLs.
 
-* ``elbf.synthetic`` — the note's toy model [reconstructed]: two oracle families
+* ``elbf.synthetic`` — a reconstructed toy model [reconstructed]: two oracle families
   at five sizes each, Gaussian scores whose separation grows with log(size), at
   several correlations ρ. Every method of :mod:`paperzoo_elbf.compare` at each
   budget; the empirical FPR over ``n_test`` fresh non-keys beside the analytic
@@ -13,14 +13,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from paperzoo.errors import ConfigError
 from paperzoo.results import Result
-from paperzoo_elbf.compare import METHODS, MethodResult, compare_methods
+from paperzoo_elbf.compare import MethodResult, compare_methods
 from paperzoo_elbf.oracles import MemoOracle
 from paperzoo_elbf.plots import plot_analytic, plot_fpr
 from paperzoo_elbf.synthetic import synthetic_scores
@@ -29,47 +28,22 @@ from paperzoo_elbf.urls import benign_urls, malicious_urls, url_oracles
 if TYPE_CHECKING:
     from paperzoo.runs import Run
 
-__all__ = ["PAPER_TOY", "synthetic", "urls"]
-
-PAPER_TOY = {
-    ("lbf", 2): 0.257,
-    ("ensemble-2", 2): 0.293,
-    ("bloom", 6): 0.056,
-    ("lbf", 6): 0.0199,
-    ("ensemble", 6): 0.0143,
-}
-"""The note's toy analytic model at ρ = 0 [reconstructed]: (method, bits/key) → FPR."""
+__all__ = ["synthetic", "urls"]
 
 
-def _check(s: Mapping[str, Any]) -> None:
-    if not s["bits_per_key"] or min(s["bits_per_key"]) <= 0:
-        raise ConfigError("bits_per_key must be a non-empty list of positive numbers")
-    unknown = [m for m in s["methods"] if m not in METHODS]
-    if unknown or not s["methods"]:
-        raise ConfigError(f"unknown method {unknown[:1]}", hint=f"methods are {', '.join(METHODS)}")
-    for key in ("n_keys", "n_holdout", "n_test", "n_calibration"):
-        if key in s and s[key] < 1:
-            raise ConfigError(f"{key} must be positive, got {s[key]}")
-    if "correlations" in s and not all(0 <= r <= 1 for r in s["correlations"]):
-        raise ConfigError("correlations must lie in [0, 1]")
-
-
-def _rows(
-    result: Result, found: Sequence[MethodResult], setting: dict[str, Any], paper: Mapping[Any, float]
-) -> None:
-    bpk = setting["bits/key"]
+def _rows(result: Result, found: Sequence[MethodResult], setting: dict[str, Any]) -> None:
+    """The rows of one budget; the reference values come from the manifest's ``references``."""
     for r in found:
         where = {"method": r.method, **setting}
-        result.add("FPR", r.fpr, paper=paper.get((r.method, bpk)), setting=where)
+        result.add("FPR", r.fpr, setting=where)
         result.add("FPR, analytic", r.analytic_fpr, setting=where)
         result.add("bits used / key", r.size_in_bits / setting["keys"], unit="bits", setting=where)
-        result.add("false negatives", r.false_negatives, paper=0, setting=where)
+        result.add("false negatives", r.false_negatives, setting=where)
 
 
 def synthetic(run: Run) -> Result:
     """FPR vs bits/key for every method on the toy model, at each correlation."""
     s = run.settings
-    _check(s)
     result = Result()
     records: list[dict[str, Any]] = []
     for rho in run.progress(s["correlations"], total=len(s["correlations"]), description="correlations"):
@@ -82,13 +56,13 @@ def synthetic(run: Run) -> Result:
             found = compare_methods(data.oracles, data.groups, data.keys, data.holdout, test, bpk,
                                     methods=s["methods"], seed=run.seed, calibration=calibration)  # fmt: skip
             setting = {"ρ": rho, "bits/key": bpk, "keys": s["n_keys"]}
-            _rows(result, found, setting, PAPER_TOY if rho == 0 else {})
+            _rows(result, found, setting)
             records += [{"correlation": rho, "bits_per_key": bpk, **r.__dict__} for r in found]
     run.save_json(records, "fpr")
     plot_fpr(run, records, by="correlation")
     plot_analytic(run, records)
     result.notes = (
-        "'paper' is the note's toy analytic model at ρ = 0 (reconstructed: the paper's own tables were not "
+        "'paper' is a reconstructed toy analytic model at ρ = 0 (reconstructed: the paper's own tables were not "
         f"readable); FPR measured on {s['n_test']:,} fresh non-keys; analytic = the built filters' "
         f"(1 − e^(−kn/m))^k with the oracles' pass rates on {s['n_calibration']:,} other fresh non-keys "
         "(not the held-out ones the thresholds were chosen on, where they are optimistic)."
@@ -99,7 +73,6 @@ def synthetic(run: Run) -> Result:
 def urls(run: Run) -> Result:
     """FPR vs bits/key on malicious URLs against synthetic structure-matched benign URLs."""
     s = run.settings
-    _check(s)
     keys = malicious_urls()
     counts = np.cumsum([s["n_train"], s["n_holdout"], s["n_test"], s["n_calibration"]])
     negatives = benign_urls(int(counts[-1]), keys, seed=run.seed)
@@ -114,7 +87,7 @@ def urls(run: Run) -> Result:
     for bpk in run.progress(s["bits_per_key"], total=len(s["bits_per_key"]), description="budgets"):
         found = compare_methods(memo, groups, as_array(keys, dtype=object), holdout, test, bpk,
                                 methods=s["methods"], seed=run.seed, calibration=calibration)  # fmt: skip
-        _rows(result, found, {"bits/key": bpk, "keys": len(keys)}, {})
+        _rows(result, found, {"bits/key": bpk, "keys": len(keys)})
         records += [{"bits_per_key": bpk, **r.__dict__} for r in found]
     for o in oracles:
         result.add("oracle size", o.size_in_bits, unit="bits", setting={"oracle": o.name})

@@ -15,13 +15,14 @@ non-keys), ``predicted_fpr_`` (the optimiser's objective), and the parts.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 
 from paperzoo.base import BaseEstimator, check_is_fitted
 from paperzoo.errors import ConfigError
+from paperzoo.settings import Setting
 from paperzoo_elbf.bloom import BloomFilter
 from paperzoo_elbf.optimise import (
     ScoreCurve,
@@ -90,13 +91,15 @@ class _Learned(BaseEstimator):
     budget_bits: int | None
     seed: int
 
+    _parameters: ClassVar[Mapping[str, Setting]] = {
+        "bits_per_key": Setting(low=0, low_open=True),
+        "budget_bits": Setting(None, type="float", low=0, low_open=True, allow_none=True),
+    }
+
     def _budget(self, n_keys: int) -> float:
+        """The bit budget (parameters already checked by ``_validate_params``)."""
         if self.budget_bits is not None:
-            if self.budget_bits <= 0:
-                raise ConfigError(f"budget_bits must be positive, got {self.budget_bits}")
             return float(self.budget_bits)
-        if not self.bits_per_key > 0:
-            raise ConfigError(f"bits_per_key must be positive, got {self.bits_per_key}")
         return float(self.bits_per_key) * n_keys
 
     @staticmethod
@@ -168,6 +171,7 @@ class LearnedBloomFilter(_Learned):
         self.seed = seed
 
     def fit(self, X: Any, y: Any) -> LearnedBloomFilter:
+        self._validate_params()
         oracle = _check_oracle(self.oracle)
         keys, nonkeys = _split(X, y)
         budget = self._budget(len(keys))
@@ -215,6 +219,7 @@ class SandwichedLearnedBloomFilter(_Learned):
         self.seed = seed
 
     def fit(self, X: Any, y: Any) -> SandwichedLearnedBloomFilter:
+        self._validate_params()
         oracle = _check_oracle(self.oracle)
         keys, nonkeys = _split(X, y)
         budget = self._budget(len(keys))
@@ -268,10 +273,11 @@ class PartitionedLearnedBloomFilter(_Learned):
         self.n_regions = n_regions
         self.seed = seed
 
+    _parameters: ClassVar[Mapping[str, Setting]] = {**_Learned._parameters, "n_regions": Setting(low=1)}
+
     def fit(self, X: Any, y: Any) -> PartitionedLearnedBloomFilter:
+        self._validate_params()
         oracle = _check_oracle(self.oracle)
-        if not isinstance(self.n_regions, int) or self.n_regions < 1:
-            raise ConfigError(f"n_regions must be a positive integer, got {self.n_regions!r}")
         keys, nonkeys = _split(X, y)
         budget = self._budget(len(keys))
         key_scores, nonkey_scores = self._scores(oracle, keys), self._scores(oracle, nonkeys)
@@ -343,14 +349,17 @@ class EnsembleLearnedBloomFilter(_Learned):
         self.units = units
         self.seed = seed
 
+    _parameters: ClassVar[Mapping[str, Setting]] = {**_Learned._parameters, "min_oracles": Setting(low=1)}
+
     def fit(self, X: Any, y: Any) -> EnsembleLearnedBloomFilter:
+        self._validate_params()
         oracles = [_check_oracle(o, f"oracles[{i}]") for i, o in enumerate(self.oracles)]
         if not oracles:
             raise ConfigError("no oracles", hint="pass oracles=[...] (fitted SklearnOracle or any scorer)")
         groups = list(range(len(oracles))) if self.groups is None else list(self.groups)
         if len(groups) != len(oracles):
             raise ConfigError(f"groups has {len(groups)} entries for {len(oracles)} oracles")
-        if not 1 <= self.min_oracles <= len(set(groups)):
+        if self.min_oracles > len(set(groups)):  # its lower bound is in _parameters
             raise ConfigError(f"min_oracles must lie in [1, {len(set(groups))}], got {self.min_oracles}")
         keys, nonkeys = _split(X, y)
         budget = self._budget(len(keys))

@@ -1,6 +1,6 @@
 """Synthetic oracle scores with a controlled strength and correlation [reconstructed].
 
-The note's toy model: oracle family ``j`` at size ``z`` separates keys from
+A reconstructed toy model: oracle family ``j`` at size ``z`` separates keys from
 non-keys by ``d(z) = d₀ + c · log₂(z / z₀)``, so larger oracles are better but
 cost bits. Scores are Gaussian:
 

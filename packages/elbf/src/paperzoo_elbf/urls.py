@@ -30,8 +30,8 @@ import numpy as np
 
 from paperzoo.data import fetch
 from paperzoo.errors import DataError
-from paperzoo_elbf import plugin
 from paperzoo_elbf.oracles import SklearnOracle
+from paperzoo_elbf.plugin import URL_FILE
 
 __all__ = [
     "URL_FILE",
@@ -42,8 +42,6 @@ __all__ = [
     "shape_features",
     "url_oracles",
 ]
-
-URL_FILE = plugin.URL_FILE
 
 
 def load_labelled_urls(path: str | Path | None = None) -> tuple[list[str], list[str]]:

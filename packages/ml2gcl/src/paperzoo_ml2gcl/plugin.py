@@ -27,7 +27,7 @@ plugin.estimator(
     "Single-view graph contrastive learning with closed-form neighbour weights as positives.",
 )
 
-METHOD_LIST = Setting(list(METHODS), each=Setting("ml2gcl", choices=METHODS), min_len=1)
+METHOD_LIST = Setting.choice_list(METHODS)
 NUM_NEGATIVES = Setting(1024, low=1, help="sampled negatives above exact_loss_max_nodes")
 OFFICIAL_CODE = (
     "official code (github.com/a-hou/ML2-GCL, main.py) with its defaults, 20 random splits, on a 2-core CPU"
@@ -45,7 +45,7 @@ plugin.experiment(
     ".experiments:node_classification",
     "Linear-probe accuracy on Cora, CiteSeer, Amazon-Photo, Coauthor-CS: ML²-GCL beside GRACE.",
     settings={
-        "datasets": Setting(list(DATASETS), each=Setting("cora", choices=DATASETS), min_len=1),
+        "datasets": Setting.choice_list(DATASETS),
         "methods": METHOD_LIST,
         "n_splits": Setting(20, low=1),
         "epochs": Setting(40, low=1, help="ML²-GCL's training epochs"),
