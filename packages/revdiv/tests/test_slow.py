@@ -9,9 +9,9 @@ import pytest
 
 from paperzoo.runs import RunRequest, execute
 from paperzoo.testing import isolated_host
-from paperzoo_revdiv.plugin import plugin
 from paperzoo_revdiv.axioms import PAPER_TABLE as TABLE
 from paperzoo_revdiv.axioms import axiom_report
+from paperzoo_revdiv.plugin import plugin
 from paperzoo_revdiv.rules import RULES
 
 pytestmark = pytest.mark.slow

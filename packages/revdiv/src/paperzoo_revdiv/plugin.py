@@ -97,7 +97,7 @@ plugin.experiment(
             "alphas": [0.2, 0.4, 0.6, 0.8, 1.0],
         },
         "paper": {"repeats": 100, "alphas": FINE_ALPHAS},
-    },  # fmt: skip
+    },
     references=THEOREM_REFS,
     test_scale={**SMALL, "repeats": 2, "alphas": [0.3, 1.0], "k": 3},
     reproduces="Figure 1(c, d)",
