@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import textwrap
 from collections.abc import Callable
 
 import numpy as np
@@ -11,7 +14,7 @@ import torch
 from paperzoo.errors import ConfigError
 from paperzoo_graph.graph import Graph
 from paperzoo_ml2gcl import weights as weights_module
-from paperzoo_ml2gcl.weights import neighbour_weights, positive_weights, solve_weights
+from paperzoo_ml2gcl.weights import neighbour_weights, positive_weights, solve_weights, spd_solve
 
 
 def _clip_normalise(w: np.ndarray) -> np.ndarray:
@@ -107,3 +110,118 @@ def test_bad_options_are_refused(kwargs: dict, message: str, make_graph: Callabl
     g = make_graph()
     with pytest.raises(ConfigError, match=message):
         neighbour_weights(g.x, g.edge_index, **kwargs)
+
+
+@pytest.mark.parametrize("method", ["ridge", "lle"])
+def test_cholesky_weights_equal_the_lu_solution_in_float64(method: str) -> None:
+    """The SPD path gives the same weights as a general solve, to 1e-10 in float64."""
+    from paperzoo_ml2gcl.weights import solve_weights
+
+    gen = torch.Generator().manual_seed(0)
+    neighbours = (torch.rand(6, 12, 30, generator=gen, dtype=torch.float64) > 0.5).double()
+    target = (torch.rand(6, 30, generator=gen, dtype=torch.float64) > 0.5).double()
+    eye = torch.eye(12, dtype=torch.float64)
+    if method == "ridge":
+        system = neighbours @ neighbours.transpose(1, 2) + 0.1 * eye
+        expected = np.linalg.solve(system.numpy(), (neighbours @ target.unsqueeze(-1)).numpy())[..., 0]
+    else:
+        diff = neighbours - target.unsqueeze(1)
+        w = np.linalg.solve((diff @ diff.transpose(1, 2) + 0.1 * eye).numpy(), np.ones((6, 12, 1)))[..., 0]
+        expected = w / w.sum(axis=1, keepdims=True)
+    got = solve_weights(neighbours, target, epsilon=0.1, method=method).numpy()
+    np.testing.assert_allclose(got, expected, rtol=1e-10, atol=1e-12)
+
+
+HIGH_DEGREE_UNDER_TWO_THREADS = """
+import torch
+torch.set_num_threads(2)
+from paperzoo_ml2gcl.weights import solve_weights
+gen = torch.Generator().manual_seed(0)
+neighbours = (torch.rand(4, 300, 64, generator=gen) > 0.5).float()   # degree 300
+target = (torch.rand(4, 64, generator=gen) > 0.5).float()
+for method in ("ridge", "lle"):
+    w = solve_weights(neighbours, target, epsilon=0.1, method=method)
+    assert torch.isfinite(w).all(), method
+print("ok")
+"""
+
+
+def test_high_degree_weights_return_with_two_torch_threads() -> None:
+    """Regression: batched LU (torch.linalg.solve) of ≥ ~200 × 200 matrices hangs under MKL once
+    torch.set_num_threads(2) was called; the Cholesky path returns at once (a hang fails the timeout)."""
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-c", HIGH_DEGREE_UNDER_TWO_THREADS], capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "ok"
+
+
+@pytest.mark.parametrize("method", ["ridge", "lle"])
+@pytest.mark.parametrize("eps", [0.01, 1.0])
+def test_cholesky_weights_equal_the_lu_solve_to_1e_10(
+    method: str, eps: float, make_graph: Callable[..., Graph]
+) -> None:
+    # the LU solve of 0.2.0 (safe here: these degrees are far below the ~180 where MKL hangs)
+    g = make_graph(n=120, f=60, p=0.15, seed=5)
+    x = torch.from_numpy(g.x).double()
+    degree = np.bincount(g.edge_index[0], minlength=g.num_nodes)
+    for d in np.unique(degree[degree > 0]):
+        nodes = np.flatnonzero(degree == d)
+        nb = torch.from_numpy(np.stack([g.edge_index[1, g.edge_index[0] == i] for i in nodes]))
+        neighbours, target = x[nb], x[torch.from_numpy(nodes)]
+        if method == "ridge":
+            lu = torch.linalg.solve(
+                neighbours @ neighbours.transpose(1, 2) + eps * torch.eye(int(d), dtype=torch.float64),
+                (neighbours @ target.unsqueeze(-1)).squeeze(-1),
+            )
+        else:
+            diff = neighbours - target.unsqueeze(1)
+            lu = torch.linalg.solve(
+                diff @ diff.transpose(1, 2) + eps * torch.eye(int(d), dtype=torch.float64),
+                torch.ones(len(nodes), int(d), dtype=torch.float64),
+            )
+            lu = lu / lu.sum(dim=1, keepdim=True)
+        ours = solve_weights(neighbours, target, epsilon=eps, method=method)
+        np.testing.assert_allclose(ours.numpy(), lu.numpy(), rtol=0, atol=1e-10)
+
+
+def test_spd_solve_falls_back_to_numpy_where_cholesky_fails() -> None:
+    a = torch.tensor([[[4.0, 1.0], [1.0, 3.0]], [[1.0, 2.0], [2.0, 1.0]]])  # SPD, then indefinite
+    b = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    x = spd_solve(a, b)
+    assert x.dtype == torch.float32 and torch.isfinite(x).all()
+    np.testing.assert_allclose(
+        x.numpy(), np.linalg.solve(a.double().numpy(), b.double().numpy()[..., None])[..., 0], rtol=1e-6
+    )
+
+
+def test_weights_of_degree_300_do_not_hang_after_torch_set_num_threads_2() -> None:
+    """Issue 34: with torch 2.13 + MKL 2024.2, a batched LU (``torch.linalg.solve``) of
+    ≥ ~180 × 180 matrices never returns once ``torch.set_num_threads(n ≥ 2)`` was called.
+
+    Four hubs of degree 300 (one batch of four 300 × 300 systems, both methods), in a
+    subprocess with a timeout so that a hang fails instead of blocking the suite.
+    """
+    script = textwrap.dedent(
+        """
+        import numpy as np, torch
+        torch.set_num_threads(2)
+        from paperzoo_ml2gcl.weights import neighbour_weights
+        hubs, leaves = 4, 300
+        src = np.repeat(np.arange(hubs), leaves)
+        dst = hubs + np.tile(np.arange(leaves), hubs)
+        edges = np.stack([np.r_[src, dst], np.r_[dst, src]])
+        edges = edges[:, np.lexsort((edges[1], edges[0]))]
+        x = (np.random.default_rng(0).random((hubs + leaves, 64)) < 0.2).astype(np.float32)
+        for method in ("ridge", "lle"):
+            w = neighbour_weights(x, edges, method=method)
+            assert np.allclose(w.sum(axis=1), 1.0, atol=1e-5), method
+        print("ok", torch.get_num_threads())
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["ok", "2"]

@@ -9,7 +9,15 @@ For node i with neighbours N(i) (d_i of them) and (binarised) features x:
 
 Both are then clipped at zero and normalised to sum to one; a node whose clipped
 weights are all zero gets the uniform 1/d_i. Nodes are solved in batches of equal
-degree (one batched ``solve`` per degree and chunk), never in a Python loop per node.
+degree (one batched solve per degree and chunk), never in a Python loop per node.
+
+G + εI and C + εI are symmetric positive definite, so the solves use Cholesky
+(:func:`torch.linalg.cholesky_ex` + :func:`torch.cholesky_solve`), not LU
+(``torch.linalg.solve``): with torch 2.13 + MKL 2024.2, a batched LU of matrices
+of ~180 × 180 or larger never returns once ``torch.set_num_threads(n ≥ 2)`` has
+been called ("oneMKL ERROR: Parameter 6 was incorrect on entry to DLASWP"), which
+hung Amazon Photo (degrees up to 1,434). A matrix whose Cholesky fails (rounding
+in float32 can make it numerically indefinite) is solved by numpy in float64.
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ import torch
 
 from paperzoo.errors import ConfigError
 
-__all__ = ["WEIGHT_METHODS", "neighbour_weights", "positive_weights", "solve_weights"]
+__all__ = ["WEIGHT_METHODS", "neighbour_weights", "positive_weights", "solve_weights", "spd_solve"]
 
 WEIGHT_METHODS = ("ridge", "lle")
 _CHUNK_ELEMENTS = 1 << 25  # neighbour features gathered at once: 32M floats (128 MiB)
@@ -46,11 +54,35 @@ def solve_weights(
     if method == "ridge":
         gram = neighbours @ neighbours.transpose(1, 2)
         rhs = (neighbours @ target.unsqueeze(-1)).squeeze(-1)
-        return torch.linalg.solve(gram + epsilon * eye, rhs)
+        return spd_solve(gram + epsilon * eye, rhs)
     diff = neighbours - target.unsqueeze(1)
     cov = diff @ diff.transpose(1, 2)
-    w = torch.linalg.solve(cov + epsilon * eye, torch.ones(neighbours.shape[:2], dtype=neighbours.dtype))
+    w = spd_solve(cov + epsilon * eye, torch.ones(neighbours.shape[:2], dtype=neighbours.dtype))
     return w / w.sum(dim=1, keepdim=True)
+
+
+def spd_solve(matrices: torch.Tensor, rhs: torch.Tensor) -> torch.Tensor:
+    """x with ``matrices @ x = rhs`` for a batch of symmetric positive definite matrices.
+
+    Cholesky, never LU (see the module docstring: batched LU hangs under MKL with
+    several torch threads). Matrices that Cholesky finds not positive definite
+    (float32 rounding) are solved by numpy (OpenBLAS LU, unaffected) in float64.
+
+    Args:
+        matrices: ``(B, d, d)`` SPD matrices.
+        rhs: ``(B, d)`` right-hand sides.
+
+    Returns:
+        ``(B, d)`` solutions, in the dtype of ``matrices``.
+    """
+    factor, info = torch.linalg.cholesky_ex(matrices)
+    x = torch.cholesky_solve(rhs.unsqueeze(-1), factor).squeeze(-1)
+    failed = torch.nonzero(info).flatten()
+    if failed.numel():
+        a = matrices[failed].double().numpy()
+        b = rhs[failed].double().numpy()[..., None]
+        x[failed] = torch.from_numpy(np.linalg.solve(a, b)[..., 0]).to(x.dtype)
+    return x
 
 
 def positive_weights(raw: torch.Tensor) -> torch.Tensor:
