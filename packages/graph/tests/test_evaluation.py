@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import textwrap
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paperzoo.errors import ConfigError
+from paperzoo_graph import evaluation
 from paperzoo_graph.evaluation import (
+    NEWTON_MAX_TRAIN,
     ProbeResult,
     Split,
     linear_probe,
@@ -204,6 +210,113 @@ def test_probe_picks_the_smallest_c_on_ties_and_accepts_one_split_and_tensors() 
     split = random_splits(y, n_splits=1, n_val=100, n_test=300)[0]
     result = linear_probe(torch.from_numpy(z), y, split, Cs=(10.0, 0.1, 1.0))
     assert result.chosen_c == (0.1,)  # every C is perfect: the smallest wins
+
+
+def _peaked_at(log_c: float, calls: list[float] | None = None):
+    """A fake scorer: validation accuracy peaks at C = 10**log_c."""
+
+    def score(c: float) -> tuple[float, float]:
+        if calls is not None:
+            calls.append(c)
+        value = 1.0 / (1.0 + (np.log10(c) - log_c) ** 2)
+        return value, value
+
+    return score
+
+
+DEFAULT_CS = [1e-4, 1e-3, 1e-2, 1e-1, 1.0, 10.0, 100.0]
+
+
+@pytest.mark.parametrize(
+    ("peak", "extend", "chosen", "added"),
+    [
+        (4.0, 3, 1e4, [1e3, 1e4, 1e5]),  # past the top edge; 1e5 shows 1e4 is the peak
+        (-6.0, 3, 1e-6, [1e-5, 1e-6, 1e-7]),  # past the bottom edge (1e-05, not 1.0000000000000001e-05)
+        (9.0, 3, 1e5, [1e3, 1e4, 1e5]),  # at most ``extend`` Cs per side
+        (4.0, 0, 100.0, []),  # extend=0: exactly the grid
+        (0.0, 3, 1.0, []),  # inside the grid: nothing added
+    ],
+)
+def test_the_c_grid_grows_past_the_edge_it_lands_on(
+    peak: float, extend: int, chosen: float, added: list[float]
+) -> None:
+    calls: list[float] = []
+    _, _, c = evaluation._select_c(_peaked_at(peak, calls), DEFAULT_CS, extend)
+    assert c == chosen
+    assert calls == DEFAULT_CS + added
+
+
+def test_a_flat_bottom_edge_does_not_grow_the_grid() -> None:
+    calls: list[float] = []
+    _, _, c = evaluation._select_c(lambda c: (calls.append(c) or 0.5, 0.5), DEFAULT_CS, 3)
+    assert c == 1e-4 and calls == DEFAULT_CS  # every C ties: the smallest, and no more Cs
+
+
+def test_probe_passes_extend_grid_to_the_c_selection(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[int] = []
+    real = evaluation._select_c
+
+    def spy(score, grid, extend):
+        seen.append(extend)
+        return real(score, grid, extend)
+
+    monkeypatch.setattr(evaluation, "_select_c", spy)
+    z, y = blobs()
+    split = random_splits(y, n_splits=1, n_val=100, n_test=300)[0]
+    linear_probe(z, y, split)
+    linear_probe(z, y, split, extend_grid=0)
+    assert seen == [3, 0]
+    with pytest.raises(ConfigError, match="extend_grid"):
+        linear_probe(z, y, split, extend_grid=-1)
+
+
+def test_auto_solver_is_newton_up_to_the_threshold_then_liblinear(monkeypatch: pytest.MonkeyPatch) -> None:
+    used: list[str] = []
+    for name in ("_newton_scorer", "_liblinear_scorer"):
+        real = getattr(evaluation, name)
+
+        def spy(*args, _real=real, _name=name):
+            used.append(_name)
+            return _real(*args)
+
+        monkeypatch.setattr(evaluation, name, spy)
+    z, y = blobs(n_per_class=80, classes=3, dim=10, spread=3.0, seed=1)
+    small, large = (random_splits(y, n_splits=1, train_per_class=k, n_val=20, n_test=20)[0] for k in (10, 40))
+    assert small.train.size <= NEWTON_MAX_TRAIN
+    monkeypatch.setattr(evaluation, "NEWTON_MAX_TRAIN", 100)  # large has 120 training nodes
+    linear_probe(z, y, [small, large], Cs=(0.1, 1.0))
+    assert used == ["_newton_scorer", "_liblinear_scorer"]
+    used.clear()
+    linear_probe(z, y, [small, large], Cs=(0.1, 1.0), solver="newton")
+    assert used == ["_newton_scorer", "_newton_scorer"]
+
+
+def test_numpy_solves_do_not_hang_after_torch_set_num_threads_2() -> None:
+    """The probe's batched np.linalg.solve is numpy's OpenBLAS, not torch's MKL: no hang.
+
+    torch 2.13 + MKL 2024.2 never return from a batched LU of ≥ ~180 × 180 once
+    ``torch.set_num_threads(2)`` was called (issue 34); run in a subprocess so a
+    hang fails the test instead of blocking the suite.
+    """
+    script = textwrap.dedent(
+        """
+        import numpy as np, torch
+        torch.set_num_threads(2)
+        from paperzoo_graph.evaluation import linear_probe, random_splits
+        rng = np.random.default_rng(0)
+        g = rng.normal(size=(4, 300, 320))
+        a = g @ g.transpose(0, 2, 1) + 0.01 * np.eye(300)
+        b = rng.normal(size=(4, 300, 1))
+        assert np.allclose(a @ np.linalg.solve(a, b), b)
+        y = np.repeat(np.arange(3), 150)
+        z = rng.normal(size=(3, 16))[y] * 2 + rng.normal(size=(450, 16))
+        split = random_splits(y, n_splits=1, train_per_class=100, n_val=50, n_test=100)[0]
+        print(linear_probe(z, y, split, Cs=(0.1, 1.0), solver="newton", extend_grid=0))
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "over 1 splits" in done.stdout
 
 
 @pytest.mark.parametrize(
