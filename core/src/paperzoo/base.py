@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar, TypeVar
 
 from paperzoo.errors import ConfigError, NotFittedError
-from paperzoo.settings import REQUIRED, Setting, check_values
+from paperzoo.settings import REQUIRED, Setting, bounds_text, check_values
 
 __all__ = ["BaseEstimator", "check_int", "check_is_fitted", "check_number", "clone"]
 
@@ -195,16 +195,6 @@ def check_is_fitted(estimator: Any, attributes: str | list[str] | None = None) -
         )
 
 
-def _bounds(low: Any, high: Any, low_open: bool, high_open: bool) -> str:
-    if low is not None and high is not None:
-        return f" in {'(' if low_open else '['}{low}, {high}{')' if high_open else ']'}"
-    if low is not None:
-        return f" {'>' if low_open else '≥'} {low}"
-    if high is not None:
-        return f" {'<' if high_open else '≤'} {high}"
-    return ""
-
-
 def check_int(
     name: str,
     value: Any,
@@ -227,7 +217,7 @@ def check_int(
     if not ok:
         prefix = f"{owner}: " if owner else ""
         raise ConfigError(
-            f"{prefix}{name} must be an integer{_bounds(low, high, False, False)}"
+            f"{prefix}{name} must be an integer{bounds_text(low, high, False, False)}"
             f"{' or None' if allow_none else ''}, got {value!r}"
         )
     return int(value)
@@ -261,7 +251,7 @@ def check_number(
     if not ok:
         prefix = f"{owner}: " if owner else ""
         raise ConfigError(
-            f"{prefix}{name} must be a number{_bounds(low, high, low_open, high_open)}"
+            f"{prefix}{name} must be a number{bounds_text(low, high, low_open, high_open)}"
             f"{' or None' if allow_none else ''}, got {value!r}"
         )
     return float(value)

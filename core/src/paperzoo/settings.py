@@ -144,14 +144,7 @@ class Setting:
         return text + (" or none" if self.allow_none else "")
 
     def _bounds(self) -> str:
-        low, high = self.low, self.high
-        if low is not None and high is not None:
-            return f" in {'(' if self.low_open else '['}{low}, {high}{')' if self.high_open else ']'}"
-        if low is not None:
-            return f" {'>' if self.low_open else '≥'} {low}"
-        if high is not None:
-            return f" {'<' if self.high_open else '≤'} {high}"
-        return ""
+        return bounds_text(self.low, self.high, self.low_open, self.high_open)
 
     # ----------------------------------------------------------------- check
 
@@ -228,6 +221,17 @@ class Setting:
                 allowed += f" ({bound} = {context[bound]!r})"
         prefix = f"{owner}: " if owner else ""
         raise ConfigError(f"{prefix}{name} must be {_article(allowed)}{allowed}, got {value!r}")
+
+
+def bounds_text(low: Any, high: Any, low_open: bool, high_open: bool) -> str:
+    """``" in (0, 1]"``, ``" ≥ 1"``, ``" < 5"`` or "" for the interval given by ``low``/``high``."""
+    if low is not None and high is not None:
+        return f" in {'(' if low_open else '['}{low}, {high}{')' if high_open else ']'}"
+    if low is not None:
+        return f" {'>' if low_open else '≥'} {low}"
+    if high is not None:
+        return f" {'<' if high_open else '≤'} {high}"
+    return ""
 
 
 def _is_numpy_bool(value: Any) -> bool:

@@ -67,6 +67,21 @@ def _params_equal(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     return True
 
 
+def check_recorded_run(outcome: RunOutcome) -> None:
+    """A run succeeded with rows and left config.json, result.json, its artifacts and a store record."""
+    assert outcome.ok, outcome.error
+    result = outcome.result
+    assert isinstance(result, Result)
+    assert result.rows, "the result has no rows"
+    run_dir = Path(outcome.dir)
+    assert (run_dir / "config.json").is_file()
+    assert (run_dir / "result.json").is_file()
+    for artifact in result.artifacts:
+        assert (run_dir / artifact.path).is_file(), f"artifact {artifact.path} was not written"
+    record = ResultsStore(run_dir.parent.parent / "results.sqlite").get(outcome.run_id)
+    assert record.status == "succeeded"
+
+
 class EstimatorContract:
     """scikit-learn's estimator rules, checked on your estimator.
 
@@ -292,18 +307,7 @@ class ExperimentContract(_PluginContract):
         )
 
     def test_smoke_run_records_a_result(self, host: PluginHost) -> None:
-        outcome = self._run(host)
-        assert outcome.ok, outcome.error
-        result = outcome.result
-        assert isinstance(result, Result)
-        assert result.rows, "the result has no rows"
-        run_dir = Path(outcome.dir)
-        assert (run_dir / "config.json").is_file()
-        assert (run_dir / "result.json").is_file()
-        for artifact in result.artifacts:
-            assert (run_dir / artifact.path).is_file(), f"artifact {artifact.path} was not written"
-        record = ResultsStore(run_dir.parent.parent / "results.sqlite").get(outcome.run_id)
-        assert record.status == "succeeded"
+        check_recorded_run(self._run(host))
 
     def test_same_seed_gives_same_numbers(self, host: PluginHost) -> None:
         if not self.check_reproducible:

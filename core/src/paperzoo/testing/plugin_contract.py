@@ -36,12 +36,11 @@ import pytest
 
 from paperzoo.errors import DataError
 from paperzoo.host import PluginHost, reset_host
-from paperzoo.results import Result
 from paperzoo.runs import RunRequest, execute
 from paperzoo.settings import Setting
 from paperzoo.specs import SCALES, DatasetSpec, EstimatorSpec, ExperimentSpec, Spec
 from paperzoo.store import ResultsStore
-from paperzoo.testing.contracts import EstimatorContract, _assert_same, _comparable
+from paperzoo.testing.contracts import EstimatorContract, _assert_same, _comparable, check_recorded_run
 
 __all__ = ["BAD_NUMBERS", "HEAVY_MODULES", "MEASURED_UNITS", "Example", "PluginContract"]
 
@@ -325,18 +324,7 @@ class PluginContract:
         outcome = execute(
             RunRequest(spec.name, "smoke", 0, overrides=spec.test_scale), host=host, reraise=True
         )
-        assert outcome.ok, outcome.error
-        result = outcome.result
-        assert isinstance(result, Result)
-        assert result.rows, "the result has no rows"
-        run_dir = Path(outcome.dir)
-        assert (run_dir / "config.json").is_file()
-        assert (run_dir / "result.json").is_file()
-        for artifact in result.artifacts:
-            assert (run_dir / artifact.path).is_file(), f"artifact {artifact.path} was not written"
-        assert (
-            ResultsStore(run_dir.parent.parent / "results.sqlite").get(outcome.run_id).status == "succeeded"
-        )
+        check_recorded_run(outcome)
 
     def test_experiment_is_reproducible(self, slow_experiment_name: str, host: PluginHost) -> None:
         spec: ExperimentSpec = host.experiments.get(slow_experiment_name)
